@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, top-down: jetsim (executable) → JetsimCLI (commands) → JetsimIO (files at the edges)
+// → JetsimCore (model, engine, policies; never touches the file system).
+let package = Package(
+    name: "jetsim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "jetsim", targets: ["jetsim"]),
+        .library(name: "JetsimCore", targets: ["JetsimCore"]),
+        .library(name: "JetsimIO", targets: ["JetsimIO"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "JetsimCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(
+            name: "JetsimIO",
+            dependencies: ["JetsimCore", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "JetsimCLI",
+            dependencies: [
+                "JetsimCore", "JetsimIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "jetsim", dependencies: ["JetsimCLI"]),
+        .testTarget(name: "JetsimCoreTests", dependencies: ["JetsimCore"]),
+        .testTarget(name: "JetsimIOTests", dependencies: ["JetsimIO", "JetsimCore"]),
+        .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore"]),
+    ]
+)

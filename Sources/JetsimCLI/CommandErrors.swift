@@ -1,0 +1,40 @@
+import ArgumentParser
+import JetsimCore
+import JetsimIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs `body`, turning input and policy errors into one line on stderr and the documented exit code
+/// (64 usage, 65 bad data, 66 unreadable input, 73 output not writable).
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as InputError {
+        printError(error.description)
+        throw ExitCode(error.exitCode)
+    } catch let error as PolicySpecError {
+        printError("--policy: \(error)")
+        throw ExitCode(InputError.usage)
+    }
+}
+
+func printError(_ message: String) {
+    var stderr = StandardError()
+    print("jetsim: \(message)", to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        var bytes = Array(string.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}

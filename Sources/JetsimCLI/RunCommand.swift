@@ -1,0 +1,142 @@
+import ArgumentParser
+import JetsimCore
+import JetsimIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `jetsim run` — one trace, one device, one policy → CSV reports.
+public struct RunCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Replay a usage trace on a device under one eviction policy and write CSV reports.",
+        discussion: """
+        Writes summary.csv, kills.csv, apps.csv and timeseries.csv (and events.csv with --events) into the output
+        directory, each file atomically. Formats and columns: Reports/README.md.
+
+        Examples:
+          jetsim run --device iphone-xs --apps Examples/day/apps.csv --trace Examples/day/trace.csv
+          jetsim run --device iphone-x --apps apps.csv --trace trace.csv --policy xnu:audio_band=100 --out /tmp/r --events
+          jetsim run --device my-device.yaml --apps apps.csv --trace trace.csv --os-era ios7
+        """
+    )
+
+    @Option(help: "Device: a preset (see `jetsim devices`) or a device file (.yaml/.json).")
+    var device: String
+
+    @Option(help: "App catalog CSV (columns: Reports/README.md).")
+    var apps: String
+
+    @Option(help: "Usage trace CSV with the header time,app,event,value.")
+    var trace: String
+
+    @Option(help: "Eviction policy, optionally with parameters: 'xnu' or 'xnu:audio_band=100,task_band=40'.")
+    var policy: String = "xnu"
+
+    @Option(help: "Seed for randomised policies; echoed in every report.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Output directory (default: Reports/out/<trace>-<device>-<policy>-s<seed>).")
+    var out: String?
+
+    @Flag(help: "Also write events.csv: every lifecycle transition and callback, in order, with deadlines.")
+    var events = false
+
+    @Option(help: "Simulated seconds between timeseries.csv samples.")
+    var sampleInterval: String = "60"
+
+    @Option(help: "OS era, which sets the background-task budget: ios6 (600 s), ios7 (180 s), ios13 (30 s, the default).")
+    var osEra: String?
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard let v = Array(sampleInterval.utf8).withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), v > 0 else {
+            throw ValidationError("--sample-interval must be a positive number of seconds, found '\(sampleInterval)'")
+        }
+        if let osEra, Device.OSEra(rawValue: osEra) == nil {
+            throw ValidationError("--os-era must be one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(osEra)'")
+        }
+    }
+
+    public func run() throws {
+        try reportingErrors { try execute() }
+    }
+
+    private func execute() throws {
+        let policyValue = try PolicyRegistry.make(try PolicySpec(parsing: policy))
+        var deviceValue = try DeviceSource.resolve(device)
+        if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
+        let catalog = try CatalogFile.read(path: apps)
+        let reader = try TraceReader(path: trace, catalog: catalog)
+        var options = SimulationOptions()
+        options.seed = seed
+        options.sampleIntervalMicros = Array(sampleInterval.utf8).withUnsafeBufferPointer {
+            DecimalParser.scaled($0, unit: Units.microsPerSecond)
+        } ?? options.sampleIntervalMicros
+        let traceName = baseName(trace)
+        let directory = out ?? "Reports/out/\(stem(traceName))-\(deviceValue.name)-\(policyValue.descriptor.name)-s\(seed)"
+        let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))
+
+        let createdDirectory = !directoryExists(directory)
+        do {
+            let result: SimulationResult
+            var extra: [AtomicFile] = []
+            if events {
+                try makeDirectories(directory)
+                let observer = try EventsFileObserver(path: directory + "/events.csv", appNames: labels.appNames)
+                let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue,
+                                                      catalog: catalog, options: options, reader: reader)
+                if let failure = finalObserver.failure { throw failure }
+                result = r
+                extra = [finalObserver.file]
+            } else {
+                result = try simulate(policyValue, observer: NullObserver(), device: deviceValue,
+                                      catalog: catalog, options: options, reader: reader).0
+            }
+            try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
+            if !quiet { printSummary(result, directory: directory) }
+        } catch {
+            if createdDirectory { rmdir(directory) }   // leaves nothing behind; fails harmlessly if not empty
+            throw error
+        }
+    }
+
+    private func printSummary(_ r: SimulationResult, directory: String) {
+        print("""
+        \(r.policy.displayName) on \(r.device.name): \(r.events) events over \(FixedPoint.seconds(r.simulatedMicros)) s
+          launches \(r.launches) (cold \(r.coldLaunches), resumes \(r.resumes), hot ratio \(FixedPoint.format(r.resumes, over: r.launches, decimals: 3)))
+          kills \(r.totalKills) (user-visible \(r.userVisibleKills)), memory warnings \(r.memoryWarnings), out-of-memory \(r.oomEvents)
+          launch latency mean \(FixedPoint.format(r.totalLaunchMillis, over: r.launches, decimals: 1)) ms, p95 \(r.p95LaunchMillis) ms
+        reports: \(directory)/
+        """)
+    }
+}
+
+/// Runs the whole trace through one simulator; generic so the engine loop is specialised per policy.
+func simulate<P: EvictionPolicy, O: SimulationObserver>(
+    _ policy: P, observer: O, device: Device, catalog: AppCatalog, options: SimulationOptions, reader: TraceReader
+) throws -> (SimulationResult, O) {
+    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options)
+    while let event = try reader.next() { simulator.process(event) }
+    let result = simulator.finish()
+    return (result, simulator.observer)
+}
+
+func baseName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+}
+
+func stem(_ name: String) -> String {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+    return String(name[..<dot])
+}
+
+func directoryExists(_ path: String) -> Bool {
+    var s = stat()
+    return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
+}

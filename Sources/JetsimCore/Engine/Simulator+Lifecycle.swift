@@ -1,0 +1,310 @@
+// Lifecycle rules: what each trace event and lifecycle timer does to an app's state, with the delegate
+// callbacks in Apple's order (ios-app-lifecycle.md). Memory effects are delegated to Simulator+Memory.
+
+extension Simulator {
+    /// Moves app `i` to `state`, checking the transition is legal, and records it with its callback.
+    mutating func transition(_ i: Int, to state: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
+        let from = apps[i].state
+        assert(LifecycleTransitions.isLegal(from: from, to: state, cause: cause), "illegal transition \(from) → \(state) (\(cause))")
+        accrue(i)
+        if !from.isResident { residentCount += 1 }
+        if state == .notRunning { residentCount -= 1 }
+        if from == .suspended { suspendedCount -= 1 }
+        if state == .suspended { suspendedCount += 1 }
+        apps[i].state = state
+        emit(i, from: from, to: state, callback, deadline: deadline, cause: cause)
+    }
+
+    /// Records a callback that does not change the state.
+    mutating func callback(_ i: Int, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause = .system) {
+        emit(i, from: apps[i].state, to: apps[i].state, callback, deadline: deadline, cause: cause)
+    }
+
+    // MARK: Trace events
+
+    /// `open`: the user brings the app to the foreground; the previous foreground app leaves.
+    mutating func open(_ app: Int32) -> Bool {
+        guard app != foreground else { return false }
+        if foreground >= 0 { leaveForeground(Int(foreground)) }
+        let i = Int(app)
+        foreground = app
+        apps[i].launches += 1
+        if apps[i].state == .notRunning {
+            coldLaunch(i)
+        } else {
+            resume(i)
+        }
+        return true
+    }
+
+    /// Not running → Inactive → Active, unless the launch outlasts the watchdog.
+    private mutating func coldLaunch(_ i: Int) {
+        let watchdog = device.timers.launchWatchdogMicros
+        if apps[i].killedSinceLastUse { metrics.relaunchesAfterKill += 1 }
+        apps[i].killedSinceLastUse = false
+        apps[i].coldLaunches += 1
+        apps[i].launchTime = now
+        transition(i, to: .inactive, .willFinishLaunching, deadline: watchdog, cause: .user)
+        allocateLaunchMemory(i, withInterface: true)
+        callback(i, .didFinishLaunching, deadline: watchdog, cause: .user)
+        refreshPriorityClass(i)
+        if profiles[i].coldLaunchMillis * Units.microsPerMilli > watchdog {
+            // The launch never finishes: the watchdog kills the app, still Inactive.
+            apps[i].launchPending = true
+            apps[i].watchdogFailures += 1
+            timers.schedule(.launchWatchdog, at: now + watchdog, app: Int32(i), generation: apps[i].generation)
+        } else {
+            transition(i, to: .active, .didBecomeActive, cause: .user)
+        }
+        startGrowth(i)
+        enforceLimits(i)
+    }
+
+    /// Background or Suspended → Inactive → Active: the system rebuilds what it discarded.
+    private mutating func resume(_ i: Int) {
+        apps[i].resumes += 1
+        apps[i].taskEpoch &+= 1            // the background-task budget stops in the foreground
+        apps[i].taskDeadline = 0
+        apps[i].taskGrantRevoked = false
+        if apps[i].dirtyCompressed > 0 { decompress(i) }
+        transition(i, to: .inactive, .willEnterForeground, cause: .user)
+        restoreForegroundMemory(i)
+        transition(i, to: .active, .didBecomeActive, cause: .user)
+        refreshPriorityClass(i)
+        startGrowth(i)
+        enforceLimits(i)
+    }
+
+    /// Active → Inactive → Background, then Suspended unless something keeps the app running.
+    /// `UIApplicationExitsOnSuspend` apps terminate instead.
+    mutating func leaveForeground(_ i: Int) {
+        let deadline = device.timers.callbackDeadlineMicros
+        stopGrowth(i)
+        apps[i].lastForegroundTime = now
+        foreground = -1
+        if apps[i].state == .active { transition(i, to: .inactive, .willResignActive, cause: .user) }
+        if profiles[i].exitsOnSuspend {
+            terminate(i, callback: .willTerminate, cause: .exitsOnSuspend)
+            return
+        }
+        transition(i, to: .background, .didEnterBackground, deadline: deadline, cause: .user)
+        discardOnBackground(i)
+        apps[i].backgroundEntryTime = now
+        if profiles[i].backgroundTaskMicros > 0 {
+            _ = beginBackgroundTask(Int32(i), workMicros: profiles[i].backgroundTaskMicros)
+        }
+        if apps[i].taskWorkEnd > now { startTaskBudget(i) }
+        settle(i)
+        enforceLimits(i)      // the inactive limit applies from now on
+    }
+
+    /// `home`: the foreground app (if it is the one named, when one is named) leaves to the home screen.
+    mutating func home(named app: Int32) -> Bool {
+        guard foreground >= 0, app == TraceEvent.noApp || app == foreground else { return false }
+        leaveForeground(Int(foreground))
+        return true
+    }
+
+    /// `interrupt`: the foreground app is Inactive for a while (a call, an alert), then Active again.
+    mutating func interrupt(_ app: Int32, forMicros duration: Int) -> Bool {
+        let i = Int(app)
+        guard app == foreground, apps[i].state == .active, !apps[i].launchPending else { return false }
+        transition(i, to: .inactive, .willResignActive, cause: .user)
+        apps[i].interruptEpoch &+= 1
+        timers.schedule(.interruptEnd, at: now + duration, app: app, generation: apps[i].generation, token: apps[i].interruptEpoch)
+        return true
+    }
+
+    mutating func endInterruption(_ i: Int, token: UInt32) {
+        guard token == apps[i].interruptEpoch, Int32(i) == foreground, apps[i].state == .inactive else { return }
+        transition(i, to: .active, .didBecomeActive, cause: .user)
+    }
+
+    // MARK: Background execution
+
+    /// `bg_task` (and the catalog's `bg_task_s` on leaving): `beginBackgroundTask` for `workMicros` of work.
+    /// Granted only to a running app that has not had a task expire since it was last in the foreground.
+    mutating func beginBackgroundTask(_ app: Int32, workMicros: Int) -> Bool {
+        let i = Int(app)
+        guard apps[i].state.isRunning, !apps[i].taskGrantRevoked else { return false }
+        let end = now + workMicros
+        if end > apps[i].taskWorkEnd { apps[i].taskWorkEnd = end }
+        timers.schedule(.taskWorkEnd, at: end, app: app, generation: apps[i].generation)
+        if apps[i].state == .background {
+            if apps[i].taskDeadline == 0 { startTaskBudget(i) }
+            refreshPriorityClass(i)
+        }
+        return true
+    }
+
+    /// The OS grants background time counted from the moment the app entered the background.
+    mutating func startTaskBudget(_ i: Int) {
+        let deadline = apps[i].backgroundEntryTime + device.backgroundTaskBudgetMicros
+        apps[i].taskDeadline = deadline
+        apps[i].taskEpoch &+= 1
+        timers.schedule(.taskExpiry, at: max(deadline, now), app: Int32(i), generation: apps[i].generation, token: apps[i].taskEpoch)
+    }
+
+    mutating func backgroundTaskWorkEnded(_ i: Int) {
+        guard apps[i].taskWorkEnd != 0, now >= apps[i].taskWorkEnd else { return }
+        apps[i].taskWorkEnd = 0
+        apps[i].taskDeadline = 0
+        apps[i].taskEpoch &+= 1
+        settle(i)
+    }
+
+    /// The budget ran out with work still open: the expiration handler runs; an app that ends its task there
+    /// is suspended, any other is terminated by the system.
+    mutating func backgroundTaskBudgetExpired(_ i: Int, token: UInt32) {
+        guard token == apps[i].taskEpoch, apps[i].state == .background, apps[i].taskWorkEnd > now else { return }
+        callback(i, .backgroundTaskExpiration)
+        apps[i].taskDeadline = 0
+        apps[i].taskGrantRevoked = true
+        if profiles[i].endsTaskOnExpiry {
+            apps[i].taskWorkEnd = 0
+            settle(i)
+        } else {
+            kill(i, reason: .backgroundTaskExpired)
+        }
+    }
+
+    /// `bg_launch`: a fetch, push or transfer wake. A Not running app launches straight into the Background
+    /// (no Inactive, no user interface); a Suspended one is woken.
+    mutating func backgroundWake(_ app: Int32, forMicros duration: Int) -> Bool {
+        let i = Int(app)
+        guard app != foreground else { return false }
+        switch apps[i].state {
+        case .notRunning:
+            apps[i].launchTime = now
+            apps[i].backgroundLaunches += 1
+            metrics.backgroundLaunches += 1
+            transition(i, to: .background, .willFinishLaunching, deadline: device.timers.launchWatchdogMicros, cause: .system)
+            allocateLaunchMemory(i, withInterface: false)
+            callback(i, .didFinishLaunching, deadline: device.timers.launchWatchdogMicros)
+            apps[i].lastForegroundTime = now
+            apps[i].backgroundEntryTime = now
+        case .suspended:
+            if apps[i].dirtyCompressed > 0 { decompress(i) }
+            transition(i, to: .background, .performBackgroundWake, cause: .system)
+            apps[i].backgroundEntryTime = now
+        case .background:
+            break
+        case .inactive, .active:
+            return false
+        }
+        let end = now + duration
+        if end > apps[i].wakeUntil { apps[i].wakeUntil = end }
+        timers.schedule(.wakeEnd, at: end, app: app, generation: apps[i].generation)
+        settle(i)
+        enforceLimits(i)
+        return true
+    }
+
+    mutating func backgroundWakeEnded(_ i: Int) {
+        guard apps[i].wakeUntil != 0, now >= apps[i].wakeUntil else { return }
+        apps[i].wakeUntil = 0
+        settle(i)
+    }
+
+    /// `mode_start`: a running app starts a declared background activity (audio, location, …).
+    mutating func startMode(_ app: Int32, _ mode: BackgroundModes) -> Bool {
+        let i = Int(app)
+        guard apps[i].state.isRunning, !mode.isEmpty, profiles[i].backgroundModes.isSuperset(of: mode) else { return false }
+        apps[i].modes.formUnion(mode)
+        settle(i)
+        return true
+    }
+
+    /// `mode_stop`: the activity ends; a background app with nothing else to do is suspended.
+    mutating func stopMode(_ app: Int32, _ mode: BackgroundModes) -> Bool {
+        let i = Int(app)
+        guard !apps[i].modes.intersection(mode).isEmpty else { return false }
+        apps[i].modes.subtract(mode)
+        settle(i)
+        return true
+    }
+
+    /// `quit`: the user force-quits the app from the app switcher. A running app gets `willTerminate`;
+    /// a suspended one is removed without notice. Pending transfers and modes end with it.
+    mutating func forceQuit(_ app: Int32) -> Bool {
+        let i = Int(app)
+        switch apps[i].state {
+        case .notRunning:
+            return false
+        case .active, .inactive:
+            stopGrowth(i)
+            apps[i].lastForegroundTime = now
+            foreground = -1
+            if apps[i].state == .active { transition(i, to: .inactive, .willResignActive, cause: .forceQuit) }
+            terminate(i, callback: .willTerminate, cause: .forceQuit)
+        case .background:
+            terminate(i, callback: .willTerminate, cause: .forceQuit)
+        case .suspended:
+            terminate(i, callback: .none, cause: .forceQuit)
+        }
+        return true
+    }
+
+    /// A termination that is not a kill (force-quit, exits-on-suspend).
+    private mutating func terminate(_ i: Int, callback: LifecycleCallback, cause: TransitionCause) {
+        let deadline = callback == .willTerminate ? device.timers.callbackDeadlineMicros : 0
+        metrics.terminations += 1
+        transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)
+        endProcess(i)
+        refreshPriorityClass(i)
+    }
+
+    /// Frees everything the process held and invalidates its timers.
+    mutating func endProcess(_ i: Int) {
+        releaseAllMemory(i)
+        apps[i].generation &+= 1
+        apps[i].modes = []
+        apps[i].taskWorkEnd = 0
+        apps[i].taskDeadline = 0
+        apps[i].taskGrantRevoked = false
+        apps[i].wakeUntil = 0
+        apps[i].launchPending = false
+        apps[i].growing = false
+        apps[i].nearLimitWarned = false
+        if Int32(i) == foreground { foreground = -1 }
+    }
+
+    mutating func launchWatchdogFired(_ i: Int) {
+        guard apps[i].launchPending else { return }
+        kill(i, reason: .launchWatchdog)
+    }
+
+    // MARK: Suspension and priority
+
+    /// A Background app that nothing keeps running is suspended (without notice); its priority class follows.
+    mutating func settle(_ i: Int) {
+        if apps[i].state == .background && apps[i].activity(declared: profiles[i].backgroundModes).isEmpty {
+            transition(i, to: .suspended, .none, cause: .system)
+            makePurgeableVolatile(i)
+            apps[i].agingUntil = now + device.timers.agingMicros
+            timers.schedule(.agingEnd, at: apps[i].agingUntil, app: Int32(i), generation: apps[i].generation)
+        }
+        refreshPriorityClass(i)
+    }
+
+    /// Derives the priority class from state and activity; the band's entry order changes only when the band does.
+    mutating func refreshPriorityClass(_ i: Int) {
+        let a = apps[i]
+        let cls: PriorityClass
+        switch a.state {
+        case .notRunning: cls = .none
+        case .active, .inactive: cls = Int32(i) == foreground ? .foreground : .backgroundWork
+        case .background: cls = a.activity(declared: profiles[i].backgroundModes).contains(.audio) ? .audio : .backgroundWork
+        case .suspended: cls = now < a.agingUntil ? .aging : .idle
+        }
+        guard cls != a.priorityClass else { return }
+        let band = cls == .none ? -1 : policy.band(for: cls)
+        apps[i].priorityClass = cls
+        if band != a.band {
+            apps[i].band = band
+            apps[i].bandEntrySequence = entrySequence
+            apps[i].bandEntryTime = now
+            entrySequence &+= 1
+        }
+    }
+}

@@ -1,0 +1,273 @@
+// Memory operations: every byte an app gains or loses passes through here, keeping the ledger exact.
+// Footprint follows xnu-jetsam.md §5; discards follow ios-app-lifecycle.md "Memory on the way to the background".
+
+extension Simulator {
+    /// Integrates the app's footprint and resident time up to now (for `apps.csv`).
+    @inline(__always)
+    mutating func accrue(_ i: Int) {
+        let dt = now - apps[i].accruedAt
+        if dt > 0 && apps[i].state.isResident {
+            apps[i].residentMicros += dt
+            apps[i].footprintIntegral += Int128(apps[i].footprint) * Int128(dt)
+        }
+        apps[i].accruedAt = now
+    }
+
+    @inline(__always)
+    private mutating func notePeak(_ i: Int) {
+        let f = apps[i].footprint
+        if f > apps[i].peakFootprint { apps[i].peakFootprint = f }
+    }
+
+    /// A fresh process: dirty memory, caches, non-volatile purgeable data, file-backed pages and, for a
+    /// foreground launch, its user interface (backing stores, image caches).
+    mutating func allocateLaunchMemory(_ i: Int, withInterface: Bool) {
+        accrue(i)
+        let p = profiles[i]
+        apps[i].dirtyResident = p.dirtyBytes
+        apps[i].cache = p.cacheBytes
+        apps[i].purgeable = p.purgeableBytes
+        apps[i].purgeableVolatile = false
+        apps[i].backingStore = withInterface ? p.backingStoreBytes : 0
+        apps[i].imageCache = withInterface ? p.imageCacheBytes : 0
+        apps[i].fileBacked = p.fileBackedBytes
+        memory.free -= apps[i].residentBytes
+        memory.fileBacked += p.fileBackedBytes
+        notePeak(i)
+    }
+
+    /// Back in the foreground: the system rebuilds backing stores and image caches, purgeable data is made
+    /// non-volatile again (regenerated if it was purged), caches refill and file-backed pages fault back in.
+    mutating func restoreForegroundMemory(_ i: Int) {
+        accrue(i)
+        let p = profiles[i]
+        if apps[i].purgeableVolatile {
+            memory.volatilePurgeable -= apps[i].purgeable
+            apps[i].purgeableVolatile = false
+        }
+        let before = apps[i].residentBytes
+        let fileBackedBefore = apps[i].fileBacked
+        apps[i].backingStore = p.backingStoreBytes
+        apps[i].imageCache = p.imageCacheBytes
+        apps[i].purgeable = p.purgeableBytes
+        apps[i].cache = max(apps[i].cache, p.cacheBytes)
+        apps[i].fileBacked = p.fileBackedBytes
+        memory.free -= apps[i].residentBytes - before
+        memory.fileBacked += p.fileBackedBytes - fileBackedBefore
+        notePeak(i)
+    }
+
+    /// Entering the background: the system discards Core Animation backing stores and image caches, the app
+    /// drops its `cache_drop_on_background` share of caches, and its purgeable data becomes volatile.
+    mutating func discardOnBackground(_ i: Int) {
+        accrue(i)
+        memory.free += apps[i].backingStore + apps[i].imageCache
+        apps[i].backingStore = 0
+        apps[i].imageCache = 0
+        _ = dropCaches(i, share: profiles[i].cacheDropOnBackground)
+        makePurgeableVolatile(i)
+    }
+
+    /// The app releases `share` of its caches; returns the bytes freed.
+    @discardableResult
+    mutating func dropCaches(_ i: Int, share: Share) -> Int {
+        accrue(i)
+        let drop = share.of(apps[i].cache, granule: device.pageSize)
+        apps[i].cache -= drop
+        memory.free += drop
+        return drop
+    }
+
+    /// Purgeable data not in use: no longer footprint, still resident until purged.
+    mutating func makePurgeableVolatile(_ i: Int) {
+        guard !apps[i].purgeableVolatile else { return }
+        accrue(i)
+        apps[i].purgeableVolatile = true
+        apps[i].volatileSequence = volatileSequence
+        volatileSequence &+= 1
+        memory.volatilePurgeable += apps[i].purgeable
+    }
+
+    /// Discards the app's volatile purgeable memory; returns the bytes purged.
+    @discardableResult
+    mutating func purgeVolatile(of i: Int) -> Int {
+        guard apps[i].purgeableVolatile, apps[i].purgeable > 0 else { return 0 }
+        let bytes = apps[i].purgeable
+        apps[i].purgeable = 0
+        memory.volatilePurgeable -= bytes
+        memory.free += bytes
+        metrics.purgedBytes += bytes
+        return bytes
+    }
+
+    /// Moves a suspended app's resident dirty memory into the compressor. Fails (and marks the compressor
+    /// exhausted) when the pool has no room for it.
+    mutating func compress(_ i: Int) -> Bool {
+        let logical = apps[i].dirtyResident
+        guard logical > 0 else { return false }
+        let ratio = compressRatios[i]
+        let physical = Units.roundUp((logical * 1000 + ratio - 1) / ratio, to: device.pageSize)
+        guard memory.compressorPool + physical <= device.compressor.poolLimitBytes else {
+            compressorExhausted = true
+            return false
+        }
+        apps[i].dirtyResident = 0
+        apps[i].dirtyCompressed += logical
+        apps[i].compressedPhysical += physical
+        memory.compressorPool += physical
+        memory.compressedLogical += logical
+        memory.free += logical - physical
+        metrics.compressedBytes += logical
+        if memory.compressorPool > metrics.peakCompressorBytes { metrics.peakCompressorBytes = memory.compressorPool }
+        return true
+    }
+
+    /// The app runs again: its compressed pages are decompressed into RAM.
+    mutating func decompress(_ i: Int) {
+        let logical = apps[i].dirtyCompressed, physical = apps[i].compressedPhysical
+        apps[i].dirtyResident += logical
+        apps[i].dirtyCompressed = 0
+        apps[i].compressedPhysical = 0
+        memory.compressorPool -= physical
+        memory.compressedLogical -= logical
+        memory.free -= logical - physical
+    }
+
+    /// The process is gone: all its memory returns to the free pool.
+    mutating func releaseAllMemory(_ i: Int) {
+        accrue(i)
+        memory.free += apps[i].residentBytes + apps[i].compressedPhysical
+        memory.fileBacked -= apps[i].fileBacked
+        memory.volatilePurgeable -= apps[i].volatileBytes
+        memory.compressorPool -= apps[i].compressedPhysical
+        memory.compressedLogical -= apps[i].dirtyCompressed
+        apps[i].dirtyResident = 0
+        apps[i].dirtyCompressed = 0
+        apps[i].compressedPhysical = 0
+        apps[i].cache = 0
+        apps[i].purgeable = 0
+        apps[i].purgeableVolatile = false
+        apps[i].backingStore = 0
+        apps[i].imageCache = 0
+        apps[i].fileBacked = 0
+    }
+
+    /// When free memory runs out, the VM takes clean file-backed pages (background apps' first), then purges
+    /// volatile memory oldest first. Neither changes anyone's footprint.
+    mutating func reclaimCleanPages() {
+        guard memory.free < 0 else { return }
+        for pass in 0..<2 {
+            for i in apps.indices where memory.free < 0 && apps[i].fileBacked > 0 && (pass == 1 || Int32(i) != foreground) {
+                let take = min(apps[i].fileBacked, -memory.free)
+                apps[i].fileBacked -= take
+                memory.fileBacked -= take
+                memory.free += take
+            }
+        }
+        while memory.free < 0, let i = oldestVolatile() { purgeVolatile(of: i) }
+    }
+
+    /// The app whose purgeable memory became volatile first, among those that still hold some.
+    func oldestVolatile() -> Int? {
+        var best: Int?
+        var bestSequence = UInt64.max
+        for i in apps.indices where apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence < bestSequence {
+            best = i
+            bestSequence = apps[i].volatileSequence
+        }
+        return best
+    }
+
+    // MARK: Dirty memory: growth and allocations
+
+    mutating func startGrowth(_ i: Int) {
+        let p = profiles[i]
+        guard apps[i].state.isResident, p.growthBytesPerMinute > 0, apps[i].dirtyResident < p.maxDirtyBytes else { return }
+        apps[i].growing = true
+        apps[i].growthBase = apps[i].dirtyResident
+        apps[i].growthStart = now
+        apps[i].growthEpoch &+= 1
+        timers.schedule(.growthStep, at: now + options.growthStepMicros, app: Int32(i),
+                        generation: apps[i].generation, token: apps[i].growthEpoch)
+    }
+
+    mutating func stopGrowth(_ i: Int) {
+        guard apps[i].growing else { return }
+        applyGrowth(i)
+        apps[i].growing = false
+        apps[i].growthEpoch &+= 1
+    }
+
+    /// dirty = base + rate × elapsed, in whole pages, capped at `max_dirty_mb`. Computed from the session's start,
+    /// so the result does not depend on how often it is applied.
+    mutating func applyGrowth(_ i: Int) {
+        let p = profiles[i]
+        let elapsed = now - apps[i].growthStart
+        let (high, low) = p.growthBytesPerMinute.multipliedFullWidth(by: elapsed)
+        let (grown, _) = (60 * Units.microsPerSecond).dividingFullWidth((high, low))
+        let target = min(apps[i].growthBase + Units.roundDown(grown, to: device.pageSize), p.maxDirtyBytes)
+        if target > apps[i].dirtyResident { setDirtyResident(i, target) }
+        if target >= p.maxDirtyBytes { apps[i].growing = false }
+    }
+
+    mutating func growthStep(_ i: Int, token: UInt32) {
+        guard token == apps[i].growthEpoch else { return }
+        enforceLimits(i)
+        if apps[i].growing && apps[i].state.isResident {
+            timers.schedule(.growthStep, at: now + options.growthStepMicros, app: Int32(i),
+                            generation: apps[i].generation, token: token)
+        }
+    }
+
+    mutating func setDirtyResident(_ i: Int, _ bytes: Int) {
+        accrue(i)
+        memory.free -= bytes - apps[i].dirtyResident
+        apps[i].dirtyResident = bytes
+        notePeak(i)
+    }
+
+    /// `alloc`: a running app allocates (positive) or frees (negative) dirty memory, in whole pages.
+    mutating func allocate(_ app: Int32, bytes: Int) -> Bool {
+        let i = Int(app)
+        guard apps[i].state.isRunning else { return false }
+        if apps[i].growing { applyGrowth(i) }
+        let pages = Units.roundUp(bytes.magnitude > UInt(Int.max / 2) ? Int.max / 2 : Int(bytes.magnitude), to: device.pageSize)
+        let old = apps[i].dirtyResident
+        let new = bytes >= 0 ? old + pages : max(0, old - pages)
+        setDirtyResident(i, new)
+        if apps[i].growing { apps[i].growthBase += new - old }
+        enforceLimits(i)
+        return true
+    }
+
+    // MARK: Per-app limits
+
+    /// The app's memory limit: the active one while it is the foreground app, the inactive one otherwise.
+    func memoryLimit(_ i: Int) -> Int {
+        Int32(i) == foreground ? device.appLimitActiveBytes : device.appLimitInactiveBytes
+    }
+
+    /// Near its limit a running app gets a memory warning (and drops caches); over a fatal limit it is killed
+    /// at once (`per-process-limit`). Over a soft limit it becomes a `highwater` candidate under pressure.
+    mutating func enforceLimits(_ i: Int) {
+        guard apps[i].state.isResident else { return }
+        let limit = memoryLimit(i)
+        let warningLevel = device.warningLevel(forLimit: limit)
+        if apps[i].footprint >= warningLevel {
+            if !apps[i].nearLimitWarned && apps[i].state.isRunning {
+                apps[i].nearLimitWarned = true
+                sendMemoryWarning(i)
+            }
+        } else {
+            apps[i].nearLimitWarned = false
+        }
+        if device.appLimitFatal && apps[i].footprint > limit { kill(i, reason: .perProcessLimit) }
+    }
+
+    /// `didReceiveMemoryWarning`: the app drops its `cache_drop_on_warning` share of caches.
+    mutating func sendMemoryWarning(_ i: Int) {
+        metrics.memoryWarnings += 1
+        callback(i, .didReceiveMemoryWarning)
+        dropCaches(i, share: profiles[i].cacheDropOnWarning)
+    }
+}

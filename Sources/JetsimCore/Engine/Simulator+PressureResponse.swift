@@ -1,0 +1,195 @@
+// The kernel's response to low memory, in its order (xnu-jetsam.md §2, §3, §6, §7):
+//   0. the VM reclaims clean pages, purges volatile memory and compresses suspended apps' dirty pages;
+//   1. pressure levels change (with hysteresis) and running apps get memory warnings;
+//   2. kills until healthy: highwater, idle-exit (band 0 only), vm-pageshortage / vm-compressor-space-shortage,
+//      and, after 10 minutes at warning or worse, sustained-memory-pressure.
+// Before each kill the victim's own volatile memory is purged, and the kill skipped if that suffices.
+// The policy only picks victims among the candidates offered here; the foreground app is offered last.
+
+/// Which apps a kill reason may take.
+enum KillScope {
+    /// Suspended apps in the idle band (band 0).
+    case idleBand
+    /// Apps over their (soft) memory limit.
+    case overLimit
+    /// Anyone; the foreground app only when nothing else can go.
+    case any
+}
+
+extension Simulator {
+    mutating func respondToPressure() {
+        compressorExhausted = false
+        reclaimCleanPages()
+        let soft = device.softBytes
+        if available < soft && device.compressor.enabled {
+            // With the compressor off, volatile memory already counts as available and is purged on demand.
+            while available < soft, let i = oldestVolatile() { purgeVolatile(of: i) }
+            while available < soft, let i = leastRecentlyUsedCompressible() {
+                if !compress(i) { break }
+            }
+        }
+        updatePressureLevel()
+        if available < soft && !device.appLimitFatal { killWhile(below: soft, scope: .overLimit, reason: .highwater) }
+        killWhile(below: device.idleBytes, scope: .idleBand, reason: .idleExit)
+        killWhile(below: device.criticalBytes, scope: .any,
+                  reason: compressorExhausted ? .vmCompressorSpaceShortage : .vmPageShortage)
+        reclaimCleanPages()
+        updatePressureLevel()
+        if available >= device.criticalBytes { inOutOfMemory = false }
+    }
+
+    /// The suspended app with resident dirty memory that was in the foreground longest ago.
+    private func leastRecentlyUsedCompressible() -> Int? {
+        var best: Int?
+        var bestTime = Int.max
+        for i in apps.indices where apps[i].state == .suspended && apps[i].dirtyResident > 0 && apps[i].lastForegroundTime < bestTime {
+            best = i
+            bestTime = apps[i].lastForegroundTime
+        }
+        return best
+    }
+
+    // MARK: Pressure levels
+
+    /// xnu-jetsam.md §6: warning when the non-compressed share of memory falls below 50 % (normal again above
+    /// 60 %), critical below 30 % (warning again above 35 %). Available memory below the soft threshold also
+    /// means warning, below the critical threshold critical; leaving them needs 20 % / 40 % headroom (as XNU's
+    /// 12/10 and 14/10 factors).
+    mutating func updatePressureLevel() {
+        let t = device.pressureThresholds
+        let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
+        let total = nonCompressed + memory.compressedLogical
+        func shareBelow(_ percent: Int) -> Bool { nonCompressed * 100 < percent * total }
+        func shareAbove(_ percent: Int) -> Bool { nonCompressed * 100 > percent * total }
+        let avail = available, soft = device.softBytes, critical = device.criticalBytes
+        let enterCritical = shareBelow(t.criticalEnter) || avail < critical
+        let enterWarning = shareBelow(t.warningEnter) || avail < soft
+        let leaveWarning = shareAbove(t.warningExit) && avail >= soft / 10 * 12
+        let leaveCritical = shareAbove(t.criticalExit) && avail >= critical / 10 * 14
+        var level = pressure
+        switch pressure {
+        case .normal:
+            if enterCritical { level = .critical } else if enterWarning { level = .warning }
+        case .warning:
+            if enterCritical { level = .critical } else if leaveWarning { level = .normal }
+        case .critical:
+            if leaveWarning { level = .normal } else if leaveCritical { level = .warning }
+        }
+        guard level != pressure else { return }
+        let old = pressure
+        pressure = level
+        if old == .normal {
+            pressureEpoch &+= 1
+            timers.schedule(.sustainedPressure, at: now + device.timers.sustainedPressureMicros, token: pressureEpoch)
+        }
+        if level == .normal { pressureEpoch &+= 1 }
+        if level > old { broadcastMemoryWarning() }
+    }
+
+    /// Memory warnings go to running apps with a footprint of at least 6 MB, lowest band first, largest first.
+    private mutating func broadcastMemoryWarning() {
+        order.removeAll(keepingCapacity: true)
+        for i in apps.indices where apps[i].state.isRunning && apps[i].footprint >= 6 * Units.mebibyte {
+            order.append(Int32(i))
+        }
+        order.sort { a, b in
+            let x = apps[Int(a)], y = apps[Int(b)]
+            if x.band != y.band { return x.band < y.band }
+            if x.footprint != y.footprint { return x.footprint > y.footprint }
+            return a < b
+        }
+        for i in order { sendMemoryWarning(Int(i)) }
+    }
+
+    mutating func sustainedPressureTick(token: UInt32) {
+        guard token == pressureEpoch, pressure >= .warning else { return }
+        if let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure) {
+            killOrPurge(victim, reason: .sustainedMemoryPressure)
+        }
+        timers.schedule(.sustainedPressure, at: now + device.timers.sustainedKillSpacingMicros, token: token)
+    }
+
+    // MARK: Kills
+
+    /// Kills (or purges) victims of `scope` while available memory is below `threshold`. When nobody at all can
+    /// be killed the run records an out-of-memory episode and carries on.
+    private mutating func killWhile(below threshold: Int, scope: KillScope, reason: KillReason) {
+        while available < threshold {
+            guard let victim = chooseVictim(scope: scope, reason: reason) else {
+                if scope == .any && !inOutOfMemory {
+                    inOutOfMemory = true
+                    metrics.oomEvents += 1
+                }
+                return
+            }
+            killOrPurge(victim, reason: reason)
+        }
+    }
+
+    /// The kernel purges the victim's volatile memory first and skips the kill if that lifts available memory
+    /// back above the soft threshold.
+    private mutating func killOrPurge(_ i: Int, reason: KillReason) {
+        if purgeVolatile(of: i) > 0 && available >= device.softBytes {
+            metrics.killsAvoidedByPurge += 1
+            return
+        }
+        kill(i, reason: reason)
+    }
+
+    /// Asks the policy for a victim among the apps `scope` allows; the foreground app is offered alone,
+    /// and only when no other app can be killed.
+    mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
+        candidates.removeAll(keepingCapacity: true)
+        for i in apps.indices where apps[i].state.isResident && Int32(i) != foreground {
+            switch scope {
+            case .idleBand: guard apps[i].priorityClass == .idle else { continue }
+            case .overLimit: guard apps[i].footprint > memoryLimit(i) else { continue }
+            case .any: break
+            }
+            candidates.append(candidate(i))
+        }
+        let context = KillContext(now: now, reason: reason, availableBytes: available)
+        if !candidates.isEmpty, let k = policy.selectVictim(among: candidates, context: context), candidates.indices.contains(k) {
+            return Int(candidates[k].app)
+        }
+        guard scope != .idleBand, foreground >= 0 else { return nil }
+        let f = Int(foreground)
+        guard apps[f].state.isResident, scope == .any || apps[f].footprint > memoryLimit(f) else { return nil }
+        candidates.removeAll(keepingCapacity: true)
+        candidates.append(candidate(f))
+        guard let k = policy.selectVictim(among: candidates, context: context), k == 0 else { return nil }
+        return f
+    }
+
+    /// The read-only view of app `i` a policy ranks.
+    func candidate(_ i: Int) -> KillCandidate {
+        let a = apps[i]
+        return KillCandidate(
+            app: Int32(i), state: a.state, priorityClass: a.priorityClass, band: a.band,
+            bandEntrySequence: a.bandEntrySequence, bandEntryTime: a.bandEntryTime, footprintBytes: a.footprint,
+            lastForegroundTime: a.lastForegroundTime, launchTime: a.launchTime, launchCount: a.launches,
+            backgroundActivity: a.activity(declared: profiles[i].backgroundModes),
+            relaunchCostMillis: profiles[i].coldLaunchMillis)
+    }
+
+    /// Kills app `i` (no callback: jetsam and watchdog kills are SIGKILL), frees its memory and records it.
+    mutating func kill(_ i: Int, reason: KillReason) {
+        let a = apps[i]
+        let isForeground = Int32(i) == foreground
+        let userVisible = isForeground || !a.activity(declared: profiles[i].backgroundModes).isEmpty
+        var record = KillRecord(
+            time: now, app: Int32(i), reason: reason, state: a.state, priorityClass: a.priorityClass, band: a.band,
+            footprintBytes: a.footprint, idleMicros: isForeground ? 0 : now - a.lastForegroundTime,
+            availableBefore: available, availableAfter: 0, userVisible: userVisible)
+        metrics.killsByReason[Int(reason.rawValue)] += 1
+        if userVisible { metrics.userVisibleKills += 1 }
+        apps[i].kills += 1
+        apps[i].killedSinceLastUse = true
+        if isForeground { apps[i].lastForegroundTime = now }
+        transition(i, to: .notRunning, .none, cause: .kill(reason))
+        endProcess(i)
+        refreshPriorityClass(i)
+        record.availableAfter = available
+        kills.append(record)
+    }
+}

@@ -1,0 +1,257 @@
+/// Run-wide settings that are not part of the device or the catalog.
+public struct SimulationOptions: Sendable, Equatable {
+    /// Seed for randomised policies; echoed in every report.
+    public var seed: UInt64 = 1
+    /// Spacing of `timeseries.csv` samples, in simulated µs (default 60 s).
+    public var sampleIntervalMicros = 60 * Units.microsPerSecond
+    /// How often foreground growth is applied and checked against limits and thresholds (default 1 s).
+    public var growthStepMicros = Units.microsPerSecond
+    public init() {}
+}
+
+/// The simulation driver: it owns the clock, the event loop, the timers and **all** memory accounting.
+/// A policy only ranks kill candidates, so policies cannot diverge in accounting (libCacheSim's rule).
+///
+/// Use: `process(_:)` every trace event in time order, then `finish()`. The engine never touches files;
+/// lifecycle records stream to `Observer`.
+///
+/// Where the rules live: lifecycle in `Simulator+Lifecycle.swift`, memory operations and per-app limits in
+/// `Simulator+Memory.swift`, the kernel's pressure response and kills in `Simulator+PressureResponse.swift`.
+public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
+    public let device: Device
+    /// Catalog profiles with every size rounded up to whole pages.
+    let profiles: [AppProfile]
+    /// Effective compression ratio per app, thousandths.
+    let compressRatios: [Int]
+    var apps: [AppRuntime]
+    var memory: SystemMemory
+    public internal(set) var policy: Policy
+    public var observer: Observer
+    let options: SimulationOptions
+    var timers = TimerQueue()
+
+    public internal(set) var now = 0
+    var startTime = 0
+    var started = false
+    /// The frontmost app, or -1 (home screen).
+    var foreground: Int32 = -1
+    var pressure: PressureLevel = .normal
+    var pressureEpoch: UInt32 = 0
+    var entrySequence: UInt64 = 0
+    var volatileSequence: UInt64 = 0
+    var residentCount = 0
+    var suspendedCount = 0
+    var compressorExhausted = false
+    var inOutOfMemory = false
+    var metrics = MetricsCollector()
+    var kills: [KillRecord] = []
+    var samples: [MemorySample] = []
+    /// Reused between kill decisions so ranking allocates nothing in steady state.
+    var candidates: [KillCandidate] = []
+    var order: [Int32] = []
+
+    public init(device: Device, catalog: AppCatalog, policy: Policy, observer: Observer, options: SimulationOptions = .init()) {
+        let device = device.normalized()
+        self.device = device
+        let page = device.pageSize
+        profiles = catalog.profiles.map { p in
+            var q = p
+            q.dirtyBytes = Units.roundUp(p.dirtyBytes, to: page)
+            q.maxDirtyBytes = Units.roundUp(max(p.maxDirtyBytes, p.dirtyBytes), to: page)
+            q.cacheBytes = Units.roundUp(p.cacheBytes, to: page)
+            q.purgeableBytes = Units.roundUp(p.purgeableBytes, to: page)
+            q.backingStoreBytes = Units.roundUp(p.backingStoreBytes, to: page)
+            q.imageCacheBytes = Units.roundUp(p.imageCacheBytes, to: page)
+            q.fileBackedBytes = Units.roundUp(p.fileBackedBytes, to: page)
+            return q
+        }
+        compressRatios = catalog.profiles.map { $0.compressRatioMilli ?? device.compressor.ratioMilli }
+        apps = Array(repeating: AppRuntime(), count: catalog.count)
+        memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
+        self.policy = policy
+        self.observer = observer
+        self.options = options
+        candidates.reserveCapacity(catalog.count + 1)
+        order.reserveCapacity(catalog.count)
+    }
+
+    /// Applies one trace event at its time, after every timer due by then.
+    public mutating func process(_ event: TraceEvent) {
+        if !started { start(at: event.time) }
+        let t = max(event.time, now)
+        runTimers(through: t)
+        advance(to: t)
+        metrics.events += 1
+        let app = event.app
+        let known = app >= 0 && Int(app) < apps.count
+        let handled: Bool
+        switch event.kind {
+        case .open: handled = known && open(app)
+        case .home: handled = home(named: known ? app : TraceEvent.noApp)
+        case .interrupt: handled = known && interrupt(app, forMicros: event.value)
+        case .bgTask: handled = known && beginBackgroundTask(app, workMicros: event.value)
+        case .bgLaunch: handled = known && backgroundWake(app, forMicros: event.value)
+        case .modeStart: handled = known && startMode(app, BackgroundModes(rawValue: UInt16(truncatingIfNeeded: event.value)))
+        case .modeStop: handled = known && stopMode(app, BackgroundModes(rawValue: UInt16(truncatingIfNeeded: event.value)))
+        case .alloc: handled = known && allocate(app, bytes: event.value)
+        case .quit: handled = known && forceQuit(app)
+        }
+        if !handled { metrics.ignoredEvents += 1 }
+        respondToPressure()
+        _checkInvariants()
+    }
+
+    /// Ends the run at the last event's time and returns everything measured.
+    public mutating func finish() -> SimulationResult {
+        runTimers(through: now)
+        for i in apps.indices { accrue(i) }
+        var latencies: [(value: Int, count: Int)] = []
+        var totalLaunchMillis = 0
+        for (i, a) in apps.enumerated() {
+            let p = profiles[i]
+            let failedMillis = device.timers.launchWatchdogMicros / Units.microsPerMilli
+            latencies.append((p.coldLaunchMillis, a.coldLaunches - a.watchdogFailures))
+            latencies.append((failedMillis, a.watchdogFailures))
+            latencies.append((p.resumeMillis, a.resumes))
+            totalLaunchMillis += p.coldLaunchMillis * (a.coldLaunches - a.watchdogFailures)
+                + failedMillis * a.watchdogFailures + p.resumeMillis * a.resumes
+        }
+        var byReason: [KillReason: Int] = [:]
+        for r in KillReason.allCases { byReason[r] = metrics.killsByReason[Int(r.rawValue)] }
+        let summaries = apps.enumerated().map { i, a in
+            AppSummary(
+                name: profiles[i].name, launches: a.launches, coldLaunches: a.coldLaunches, resumes: a.resumes,
+                backgroundLaunches: a.backgroundLaunches, kills: a.kills,
+                meanFootprintBytes: a.residentMicros > 0 ? Int(a.footprintIntegral / Int128(a.residentMicros)) : 0,
+                peakFootprintBytes: a.peakFootprint, residentMicros: a.residentMicros)
+        }
+        return SimulationResult(
+            policy: policy.descriptor, device: device, seed: options.seed, events: metrics.events,
+            startTime: startTime, endTime: now,
+            launches: apps.reduce(0) { $0 + $1.launches }, coldLaunches: apps.reduce(0) { $0 + $1.coldLaunches },
+            resumes: apps.reduce(0) { $0 + $1.resumes }, relaunchesAfterKill: metrics.relaunchesAfterKill,
+            backgroundLaunches: metrics.backgroundLaunches, killsByReason: byReason,
+            userVisibleKills: metrics.userVisibleKills, killsAvoidedByPurge: metrics.killsAvoidedByPurge,
+            purgedBytes: metrics.purgedBytes, memoryWarnings: metrics.memoryWarnings, oomEvents: metrics.oomEvents,
+            terminations: metrics.terminations, ignoredEvents: metrics.ignoredEvents,
+            compressedBytes: metrics.compressedBytes, peakCompressorBytes: metrics.peakCompressorBytes,
+            totalLaunchMillis: totalLaunchMillis, p95LaunchMillis: nearestRankPercentile(latencies, percent: 95),
+            microsAtWarning: metrics.microsAtLevel[1],
+            microsAtCritical: metrics.microsAtLevel[2], residentAppMicros: metrics.residentAppMicros,
+            kills: kills, samples: samples, apps: summaries)
+    }
+
+    // MARK: Clock and timers
+
+    private mutating func start(at time: Int) {
+        started = true
+        startTime = time
+        now = time
+        timers.schedule(.sample, at: time)
+    }
+
+    /// Moves the clock forward, integrating time-weighted metrics and foreground growth.
+    mutating func advance(to time: Int) {
+        let dt = time - now
+        guard dt > 0 else { return }
+        metrics.microsAtLevel[Int(pressure.rawValue)] += dt
+        metrics.residentAppMicros += Int128(residentCount) * Int128(dt)
+        now = time
+        if foreground >= 0, apps[Int(foreground)].growing { applyGrowth(Int(foreground)) }
+    }
+
+    mutating func runTimers(through time: Int) {
+        while let timer = timers.popDue(atOrBefore: time) {
+            advance(to: timer.time)
+            fire(timer)
+            respondToPressure()
+            _checkInvariants()
+        }
+    }
+
+    private mutating func fire(_ timer: PendingTimer) {
+        switch timer.kind {
+        case .sample:
+            takeSample()
+            timers.schedule(.sample, at: now + options.sampleIntervalMicros)
+        case .sustainedPressure:
+            sustainedPressureTick(token: timer.token)
+        default:
+            let i = Int(timer.app)
+            guard apps[i].generation == timer.generation, apps[i].state.isResident else { return }
+            switch timer.kind {
+            case .agingEnd: refreshPriorityClass(i)
+            case .interruptEnd: endInterruption(i, token: timer.token)
+            case .taskWorkEnd: backgroundTaskWorkEnded(i)
+            case .taskExpiry: backgroundTaskBudgetExpired(i, token: timer.token)
+            case .wakeEnd: backgroundWakeEnded(i)
+            case .launchWatchdog: launchWatchdogFired(i)
+            case .growthStep: growthStep(i, token: timer.token)
+            case .sample, .sustainedPressure: break
+            }
+        }
+    }
+
+    private mutating func takeSample() {
+        var footprint = 0
+        for a in apps where a.state.isResident { footprint += a.footprint }
+        samples.append(MemorySample(
+            time: now, availableBytes: available, freeBytes: memory.free, pressure: pressure,
+            residentApps: residentCount, suspendedApps: suspendedCount,
+            compressorBytes: memory.compressorPool, footprintBytes: footprint))
+    }
+
+    // MARK: Shared helpers
+
+    var available: Int { memory.available(compressorEnabled: device.compressor.enabled) }
+
+    /// Records a lifecycle step for the observer.
+    mutating func emit(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
+        guard observer.recordsLifecycle else { return }
+        observer.record(LifecycleRecord(
+            time: now, app: Int32(i), from: from, to: to, callback: callback,
+            footprintBytes: apps[i].footprint, deadlineMicros: deadline, cause: cause))
+    }
+
+    // MARK: Invariants
+
+    /// Debug-build check after every event and timer: memory conservation and per-app consistency.
+    @inline(__always)
+    func _checkInvariants() {
+        #if DEBUG
+        var resident = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0
+        let page = device.pageSize
+        for (i, a) in apps.enumerated() {
+            resident += a.residentBytes
+            fileBacked += a.fileBacked
+            volatile += a.volatileBytes
+            pool += a.compressedPhysical
+            logical += a.dirtyCompressed
+            for v in [a.dirtyResident, a.dirtyCompressed, a.compressedPhysical, a.cache, a.purgeable,
+                      a.backingStore, a.imageCache, a.fileBacked] {
+                precondition(v >= 0 && v % page == 0, "app \(i): byte count \(v) negative or not page-aligned")
+            }
+            if a.state == .notRunning {
+                precondition(a.residentBytes == 0 && a.dirtyCompressed == 0 && a.compressedPhysical == 0,
+                             "app \(i) is not running but holds memory")
+                precondition(a.taskWorkEnd == 0 && a.wakeUntil == 0 && a.modes.isEmpty, "app \(i) is not running but active")
+            } else {
+                residentApps += 1
+            }
+            if a.state == .suspended { suspended += 1 }
+            if a.dirtyCompressed > 0 { precondition(a.state == .suspended, "app \(i) runs with compressed memory") }
+            if Int32(i) == foreground {
+                precondition(a.state == .active || a.state == .inactive, "foreground app \(i) is \(a.state)")
+                precondition(!a.purgeableVolatile, "foreground app \(i) has volatile purgeable memory")
+            } else {
+                precondition(a.state != .active, "app \(i) is active outside the foreground")
+            }
+        }
+        precondition(resident + memory.reserve + memory.compressorPool + memory.free == memory.physical,
+                     "memory not conserved: apps \(resident) + reserve \(memory.reserve) + compressor \(memory.compressorPool) + free \(memory.free) ≠ \(memory.physical)")
+        precondition(fileBacked == memory.fileBacked && volatile == memory.volatilePurgeable, "ledger aggregates drifted")
+        precondition(pool == memory.compressorPool && logical == memory.compressedLogical, "compressor ledger drifted")
+        precondition(residentApps == residentCount && suspended == suspendedCount, "resident counts drifted")
+        #endif
+    }
+}

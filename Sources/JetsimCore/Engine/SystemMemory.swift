@@ -1,0 +1,30 @@
+/// System-wide memory ledger, maintained incrementally by the engine's memory operations.
+///
+/// Conservation (checked after every event in debug builds):
+/// `Σ app resident bytes + reserve + compressor pool + free = physical`.
+/// `free` may go negative only when nothing is left to reclaim or kill (an out-of-memory episode).
+struct SystemMemory {
+    let physical: Int
+    let reserve: Int
+    var free: Int
+    /// Σ clean file-backed pages of apps: resident, but reclaimable, so part of *available*.
+    var fileBacked = 0
+    /// Σ volatile purgeable bytes still resident.
+    var volatilePurgeable = 0
+    /// Physical size of the compressor pool.
+    var compressorPool = 0
+    /// Uncompressed size of what the compressor holds.
+    var compressedLogical = 0
+
+    init(physical: Int, reserve: Int) {
+        self.physical = physical
+        self.reserve = reserve
+        free = physical - reserve
+    }
+
+    /// xnu-jetsam.md §3: free + file-backed, plus purgeable only when the compressor is off.
+    @inline(__always)
+    func available(compressorEnabled: Bool) -> Int {
+        free + fileBacked + (compressorEnabled ? 0 : volatilePurgeable)
+    }
+}

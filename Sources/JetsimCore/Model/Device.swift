@@ -1,0 +1,155 @@
+/// A modelled device: memory, kernel thresholds, per-app limits, compressor and OS-era timings.
+///
+/// Invariants: `reserveBytes < physicalBytes`; thresholds are ordered critical < idle < soft;
+/// every byte quantity is a multiple of `pageSize` once `normalized()` has run.
+public struct Device: Sendable, Equatable {
+    public var name: String
+    public var physicalBytes: Int
+    /// Wired memory and system daemons: memory apps can never have.
+    public var reserveBytes: Int
+    /// 16 KiB on arm64 iOS.
+    public var pageSize: Int
+    public var killThresholds: KillThresholds
+    public var pressureThresholds: PressureThresholds
+    /// Per-app memory limit while the app holds a foreground assertion.
+    public var appLimitActiveBytes: Int
+    /// Per-app memory limit otherwise.
+    public var appLimitInactiveBytes: Int
+    /// Exceeding a fatal limit kills at once (`per-process-limit`); a soft one makes the app an early
+    /// `highwater` victim under pressure.
+    public var appLimitFatal: Bool
+    /// Whether the limits were set explicitly (warning at 80 %) or are the device default (warning 100 MB below).
+    public var appLimitExplicit: Bool
+    public var compressor: Compressor
+    /// Background-task time the OS grants after an app leaves the foreground (OS era: 600 / 180 / 30 s).
+    public var backgroundTaskBudgetMicros: Int
+    /// Kernel and system timers (xnu-jetsam.md §9, ios-app-lifecycle.md).
+    public var timers: SystemTimers
+    /// A note on where the numbers come from (shown by `jetsim devices`).
+    public var source: String
+
+    public struct KillThresholds: Sendable, Equatable {
+        /// Percent of physical memory; kills start when *available* memory falls below.
+        public var criticalPercent: Int, idlePercent: Int, softPercent: Int
+        public init(criticalPercent: Int, idlePercent: Int, softPercent: Int) {
+            self.criticalPercent = criticalPercent
+            self.idlePercent = idlePercent
+            self.softPercent = softPercent
+        }
+        /// XNU's defaults by RAM class (xnu-jetsam.md §3).
+        public static func forPhysicalMemory(_ bytes: Int) -> KillThresholds {
+            let gib = 1 << 30
+            if bytes <= 3 * gib { return .init(criticalPercent: 5, idlePercent: 10, softPercent: 15) }
+            if bytes <= 6 * gib { return .init(criticalPercent: 4, idlePercent: 9, softPercent: 15) }
+            return .init(criticalPercent: 4, idlePercent: 8, softPercent: 12)
+        }
+    }
+
+    /// Hysteresis on the share of non-compressed memory (xnu-jetsam.md §6), in percent.
+    public struct PressureThresholds: Sendable, Equatable {
+        public var warningEnter = 50, warningExit = 60, criticalEnter = 30, criticalExit = 35
+        public init() {}
+    }
+
+    public struct Compressor: Sendable, Equatable {
+        public var enabled: Bool
+        /// Default compression ratio in thousandths (2000 = 2 : 1); apps may override.
+        public var ratioMilli: Int
+        /// Most physical memory the compressor pool may occupy.
+        public var poolLimitBytes: Int
+        public init(enabled: Bool, ratioMilli: Int, poolLimitBytes: Int) {
+            self.enabled = enabled
+            self.ratioMilli = ratioMilli
+            self.poolLimitBytes = poolLimitBytes
+        }
+    }
+
+    public struct SystemTimers: Sendable, Equatable {
+        /// An app that just lost its last assertion sits in the aging band this long (2 s).
+        public var agingMicros = 2 * Units.microsPerSecond
+        /// The launch watchdog (about 20 s).
+        public var launchWatchdogMicros = 20 * Units.microsPerSecond
+        /// Deadline of `didEnterBackground` and `willTerminate` (about 5 s).
+        public var callbackDeadlineMicros = 5 * Units.microsPerSecond
+        /// Pressure at warning or worse this long triggers `sustained-memory-pressure` kills (600 s) …
+        public var sustainedPressureMicros = 600 * Units.microsPerSecond
+        /// … one every 500 ms.
+        public var sustainedKillSpacingMicros = 500_000
+        public init() {}
+    }
+
+    /// Budgets by OS era (ios-app-lifecycle.md): before iOS 7, iOS 7–12, iOS 13 and later.
+    public enum OSEra: String, Sendable, CaseIterable {
+        case ios6, ios7, ios13
+        public var backgroundTaskBudgetMicros: Int {
+            switch self {
+            case .ios6: 600 * Units.microsPerSecond
+            case .ios7: 180 * Units.microsPerSecond
+            case .ios13: 30 * Units.microsPerSecond
+            }
+        }
+    }
+
+    /// A device with the documented defaults for everything but RAM and app limit:
+    /// reserve 20 % of RAM, XNU thresholds for its RAM class, fatal limits, compressor on at 2 : 1 with a pool
+    /// of at most 25 % of RAM, a 30 s background-task budget (iOS 13+).
+    public init(name: String, physicalBytes: Int, appLimitBytes: Int, source: String = "") {
+        self.name = name
+        self.physicalBytes = physicalBytes
+        pageSize = 16 * Units.kibibyte
+        reserveBytes = physicalBytes / 5
+        killThresholds = .forPhysicalMemory(physicalBytes)
+        pressureThresholds = .init()
+        appLimitActiveBytes = appLimitBytes
+        appLimitInactiveBytes = appLimitBytes
+        appLimitFatal = true
+        appLimitExplicit = false
+        compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: physicalBytes / 4)
+        backgroundTaskBudgetMicros = OSEra.ios13.backgroundTaskBudgetMicros
+        timers = .init()
+        self.source = source
+    }
+
+    // Thresholds in bytes of *available* memory.
+    public var criticalBytes: Int { physicalBytes / 100 * killThresholds.criticalPercent }
+    public var idleBytes: Int { physicalBytes / 100 * killThresholds.idlePercent }
+    public var softBytes: Int { physicalBytes / 100 * killThresholds.softPercent }
+
+    /// The per-app warning level: 80 % of an explicit limit, 100 MB below the default one (xnu-jetsam.md §5).
+    public func warningLevel(forLimit limit: Int) -> Int {
+        appLimitExplicit ? limit / 5 * 4 : max(0, limit - 100 * Units.mebibyte)
+    }
+
+    /// Every byte quantity rounded to whole pages.
+    public func normalized() -> Device {
+        var d = self
+        d.physicalBytes = Units.roundDown(physicalBytes, to: pageSize)
+        d.reserveBytes = Units.roundUp(reserveBytes, to: pageSize)
+        d.appLimitActiveBytes = Units.roundDown(appLimitActiveBytes, to: pageSize)
+        d.appLimitInactiveBytes = Units.roundDown(appLimitInactiveBytes, to: pageSize)
+        d.compressor.poolLimitBytes = Units.roundDown(compressor.poolLimitBytes, to: pageSize)
+        return d
+    }
+
+    /// Problems that make the device unusable, in words; empty when valid.
+    public func validationProblems() -> [String] {
+        var problems: [String] = []
+        if pageSize <= 0 { problems.append("page size must be positive") }
+        if physicalBytes <= 0 { problems.append("physical memory must be positive") }
+        if reserveBytes < 0 || reserveBytes >= physicalBytes { problems.append("the OS reserve must be at least 0 and below physical memory") }
+        let t = killThresholds
+        if !(0 <= t.criticalPercent && t.criticalPercent <= t.idlePercent && t.idlePercent <= t.softPercent && t.softPercent < 100) {
+            problems.append("kill thresholds must satisfy 0 ≤ critical ≤ idle ≤ soft < 100 (percent)")
+        }
+        let p = pressureThresholds
+        if !(0 <= p.criticalEnter && p.criticalEnter <= p.criticalExit && p.criticalExit <= p.warningEnter
+             && p.warningEnter <= p.warningExit && p.warningExit <= 100) {
+            problems.append("pressure thresholds must satisfy critical_enter ≤ critical_exit ≤ warning_enter ≤ warning_exit ≤ 100")
+        }
+        if appLimitActiveBytes <= 0 || appLimitInactiveBytes <= 0 { problems.append("app memory limits must be positive") }
+        if compressor.ratioMilli < 1000 { problems.append("the compression ratio must be at least 1.0") }
+        if compressor.poolLimitBytes < 0 { problems.append("the compressor pool limit must not be negative") }
+        if backgroundTaskBudgetMicros < 0 { problems.append("the background-task budget must not be negative") }
+        return problems
+    }
+}

@@ -1,0 +1,70 @@
+/// Units used throughout Jetsim. All accounting is in integer bytes and integer microseconds,
+/// so results are exact and can be cross-checked against other simulators to the last byte.
+public enum Units {
+    /// One mebibyte. Catalog and report columns named `*_mb` are in MiB, as iOS reports them
+    /// (`rpages × 16384 / 2^20`).
+    public static let mebibyte = 1 << 20
+    public static let kibibyte = 1 << 10
+    public static let microsPerSecond = 1_000_000
+    public static let microsPerMilli = 1_000
+
+    /// `value` rounded up to a multiple of `granule` (`granule` > 0, `value` ≥ 0).
+    @inlinable
+    public static func roundUp(_ value: Int, to granule: Int) -> Int {
+        let rest = value % granule
+        return rest == 0 ? value : value + (granule - rest)
+    }
+
+    /// `value` rounded down to a multiple of `granule` (`granule` > 0, `value` ≥ 0).
+    @inlinable
+    public static func roundDown(_ value: Int, to granule: Int) -> Int {
+        value - value % granule
+    }
+}
+
+/// Exact decimal rendering of integer ratios, so reports never depend on floating-point printing.
+public enum FixedPoint {
+    /// `numerator / denominator` with `decimals` digits, rounded half away from zero.
+    /// `format(3, 2, decimals: 2)` is `"1.50"`; a zero denominator renders as `"0"` followed by the decimals.
+    public static func format(_ numerator: Int, over denominator: Int, decimals: Int) -> String {
+        guard denominator != 0 else { return decimals > 0 ? "0." + String(repeating: "0", count: decimals) : "0" }
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let negative = (numerator < 0) != (denominator < 0) && numerator != 0
+        let n = numerator.magnitude, d = denominator.magnitude
+        // Widen to avoid overflow of n × scale on large byte counts.
+        let (high, low) = n.multipliedFullWidth(by: UInt(scale))
+        let (q, r) = d.dividingFullWidth((high, low))
+        let rounded = r * 2 >= d ? q + 1 : q
+        let whole = rounded / UInt(scale), frac = rounded % UInt(scale)
+        var text = negative && rounded != 0 ? "-" : ""
+        text += String(whole)
+        if decimals > 0 {
+            let digits = String(frac)
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    /// Bytes as MiB with three decimals.
+    public static func mebibytes(_ bytes: Int) -> String { format(bytes, over: Units.mebibyte, decimals: 3) }
+
+    /// Microseconds as seconds with three decimals.
+    public static func seconds(_ micros: Int) -> String { format(micros, over: Units.microsPerSecond, decimals: 3) }
+}
+
+/// A share in parts per million (0 … 1 000 000), parsed exactly from decimals such as `0.35`.
+public struct Share: Sendable, Hashable, Comparable {
+    public static let scale = 1_000_000
+    public var partsPerMillion: Int
+    public init(partsPerMillion: Int) { self.partsPerMillion = partsPerMillion }
+    public static let zero = Share(partsPerMillion: 0)
+    public static let all = Share(partsPerMillion: scale)
+    /// The share of `bytes`, rounded down to a multiple of `granule`.
+    public func of(_ bytes: Int, granule: Int) -> Int {
+        let (high, low) = bytes.multipliedFullWidth(by: partsPerMillion)
+        let (q, _) = Share.scale.dividingFullWidth((high, low))
+        return Units.roundDown(q, to: granule)
+    }
+    public static func < (a: Share, b: Share) -> Bool { a.partsPerMillion < b.partsPerMillion }
+}

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A streaming RFC 4180 reader over bytes: quoted fields (with `""` escapes and embedded newlines), LF or CRLF
+/// line ends, blank lines and lines starting with `#` skipped. Constant memory: one read buffer and one row.
+///
+/// Fields are exposed as byte buffers valid until the next `nextRow()`; nothing is decoded into `String`
+/// unless asked (`string(_:)`).
+public final class CSVReader {
+    public let path: String
+    private let fd: Int32
+    private var buffer: [UInt8]
+    private var position = 0
+    private var limit = 0
+    private var atEOF = false
+    /// Line of the current row's first byte (1-based).
+    public private(set) var lineNumber = 0
+    private var nextLineNumber = 1
+    private var row: [UInt8] = []
+    private var fieldEnds: [Int] = []
+
+    public init(path: String, bufferSize: Int = 1 << 20) throws(InputError) {
+        self.path = path
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
+        }
+        buffer = [UInt8](repeating: 0, count: max(bufferSize, 16))
+        row.reserveCapacity(256)
+        fieldEnds.reserveCapacity(32)
+    }
+
+    deinit { close(fd) }
+
+    public var fieldCount: Int { fieldEnds.count }
+
+    /// Calls `body` with the bytes of field `index` (empty for a missing field).
+    @inline(__always)
+    public func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard index >= 0 && index < fieldEnds.count else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        let start = index == 0 ? 0 : fieldEnds[index - 1]
+        return try row.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[start..<fieldEnds[index]]))
+        }
+    }
+
+    /// Field `index` as a String (missing fields are empty).
+    public func string(_ index: Int) -> String {
+        withField(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every field of the current row as Strings.
+    public func strings() -> [String] { (0..<fieldCount).map(string) }
+
+    private func refill() throws(InputError) -> Bool {
+        if atEOF { return false }
+        if position > 0 {
+            let remaining = limit - position
+            if remaining > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + position, remaining)
+                }
+            }
+            limit = remaining
+            position = 0
+        }
+        if limit == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + limit, raw.count - limit) }
+        if n < 0 {
+            throw InputError(file: path, line: nextLineNumber, message: "read failed: \(String(cString: strerror(errno)))",
+                             exitCode: InputError.noInput)
+        }
+        if n == 0 { atEOF = true; return false }
+        limit += n
+        return true
+    }
+
+    @inline(__always)
+    private func peek() throws(InputError) -> UInt8? {
+        if position < limit { return buffer[position] }
+        return try refill() ? buffer[position] : nil
+    }
+
+    /// Reads the next non-blank, non-comment row; false at end of file.
+    public func nextRow() throws(InputError) -> Bool {
+        row.removeAll(keepingCapacity: true)
+        fieldEnds.removeAll(keepingCapacity: true)
+        // Skip blank lines and comments.
+        while true {
+            guard let b = try peek() else { return false }
+            if b == UInt8(ascii: "\n") { position += 1; nextLineNumber += 1; continue }
+            if b == UInt8(ascii: "\r") { position += 1; continue }
+            if b == UInt8(ascii: "#") {
+                while let c = try peek(), c != UInt8(ascii: "\n") { position += 1 }
+                continue
+            }
+            break
+        }
+        lineNumber = nextLineNumber
+        var fieldStart = true
+        var inQuotes = false
+        while let b = try peek() {
+            position += 1
+            if inQuotes {
+                if b == UInt8(ascii: "\"") {
+                    if try peek() == UInt8(ascii: "\"") { position += 1; row.append(b) } else { inQuotes = false }
+                } else {
+                    if b == UInt8(ascii: "\n") { nextLineNumber += 1 }
+                    row.append(b)
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""):
+                if fieldStart {
+                    inQuotes = true
+                } else {
+                    throw InputError(file: path, line: lineNumber, message: "a quote inside an unquoted field (field \(fieldEnds.count + 1))")
+                }
+                fieldStart = false
+            case UInt8(ascii: ","):
+                fieldEnds.append(row.count)
+                fieldStart = true
+            case UInt8(ascii: "\n"):
+                nextLineNumber += 1
+                fieldEnds.append(row.count)
+                return true
+            case UInt8(ascii: "\r"):
+                if try peek() != UInt8(ascii: "\n") { row.append(b) }
+            default:
+                row.append(b)
+                fieldStart = false
+            }
+        }
+        if inQuotes { throw InputError(file: path, line: lineNumber, message: "a quoted field is not closed before the end of the file") }
+        fieldEnds.append(row.count)
+        return true
+    }
+}

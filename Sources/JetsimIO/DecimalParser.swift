@@ -1,0 +1,64 @@
+/// Exact parsing of decimal numbers from bytes into scaled integers (no floating point anywhere).
+public enum DecimalParser {
+    /// Trims ASCII spaces and tabs.
+    @inline(__always)
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var lo = 0, hi = bytes.count
+        while lo < hi && (bytes[lo] == 32 || bytes[lo] == 9) { lo += 1 }
+        while hi > lo && (bytes[hi - 1] == 32 || bytes[hi - 1] == 9) { hi -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+    }
+
+    /// Parses `[+-]digits[.digits]` and returns `value × unit`, rounded half up, or nil when the text is not
+    /// such a number or the result does not fit. `unit` is what 1 means (e.g. 1 000 000 for seconds → µs).
+    public static func scaled(_ raw: UnsafeBufferPointer<UInt8>, unit: Int) -> Int? {
+        let bytes = trimmed(raw)
+        var i = 0
+        var negative = false
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+")) {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var whole = 0
+        var digits = 0
+        while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 {
+            let (m, o1) = whole.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(Int(bytes[i] - 48))
+            if o1 || o2 { return nil }
+            whole = s
+            digits += 1
+            i += 1
+        }
+        var fraction = 0, fractionScale = 1
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 {
+                if fractionScale < 1_000_000_000_000_000 {   // digits beyond 18 cannot change the rounded result
+                    fraction = fraction * 10 + Int(bytes[i] - 48)
+                    fractionScale *= 10
+                }
+                digits += 1
+                i += 1
+            }
+        }
+        guard digits > 0, i == bytes.count else { return nil }
+        let (wholeScaled, o) = whole.multipliedReportingOverflow(by: unit)
+        if o { return nil }
+        let (high, low) = fraction.multipliedFullWidth(by: unit)
+        let (q, r) = fractionScale.dividingFullWidth((high, low))
+        let (sum, o2) = wholeScaled.addingReportingOverflow(q + (r * 2 >= fractionScale ? 1 : 0))
+        if o2 { return nil }
+        return negative ? -sum : sum
+    }
+
+    /// `true`/`false`, `yes`/`no`, `1`/`0` (case-insensitive); nil otherwise.
+    public static func boolean(_ raw: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch String(decoding: trimmed(raw), as: UTF8.self).lowercased() {
+        case "true", "yes", "1": true
+        case "false", "no", "0": false
+        default: nil
+        }
+    }
+
+    public static func isBlank(_ raw: UnsafeBufferPointer<UInt8>) -> Bool { trimmed(raw).isEmpty }
+}

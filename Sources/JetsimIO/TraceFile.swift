@@ -1,0 +1,136 @@
+import JetsimCore
+
+/// Streams a usage trace (`trace.csv`, header `time,app,event,value`) as `TraceEvent`s with dense app ids.
+/// Times are seconds (decimals allowed, kept to the microsecond) and must not decrease. Every problem is an
+/// `InputError` naming the file, line and field; nothing is partially applied by the reader itself.
+public final class TraceReader {
+    private let reader: CSVReader
+    private let names: AppNameTable
+    private var timeColumn = 0, appColumn = 1, eventColumn = 2, valueColumn: Int? = 3
+    private var lastTime = Int.min
+    public var path: String { reader.path }
+    public var lineNumber: Int { reader.lineNumber }
+
+    public init(path: String, catalog: AppCatalog) throws(InputError) {
+        reader = try CSVReader(path: path)
+        names = AppNameTable(catalog.profiles.map(\.name))
+        guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header time,app,event,value)") }
+        let header = reader.strings().map(\.trimmingSpaces)
+        func column(_ name: String) -> Int? { header.firstIndex(of: name) }
+        guard let t = column("time"), let a = column("app"), let e = column("event") else {
+            throw InputError(file: path, line: reader.lineNumber,
+                             message: "expected the header time,app,event,value, found '\(header.joined(separator: ","))'")
+        }
+        for name in header where !["time", "app", "event", "value"].contains(name) {
+            throw InputError(file: path, line: reader.lineNumber, field: name, message: "unknown column (expected time,app,event,value)")
+        }
+        timeColumn = t
+        appColumn = a
+        eventColumn = e
+        valueColumn = column("value")
+    }
+
+    private func fail(_ field: String, _ message: String) -> InputError {
+        InputError(file: reader.path, line: reader.lineNumber, field: field, message: message)
+    }
+
+    private func found(_ column: Int) -> String { "'\(reader.string(column))'" }
+
+    /// The next event, or nil at the end of the trace.
+    public func next() throws(InputError) -> TraceEvent? {
+        guard try reader.nextRow() else { return nil }
+        let time = reader.withField(timeColumn) { DecimalParser.scaled($0, unit: Units.microsPerSecond) }
+        guard let time else { throw fail("time", "expected seconds (decimals allowed), found \(found(timeColumn))") }
+        guard time >= 0 else { throw fail("time", "must not be negative, found \(found(timeColumn))") }
+        guard time >= lastTime else {
+            throw fail("time", "times must not decrease: \(found(timeColumn)) comes after \(FixedPoint.seconds(lastTime)) s")
+        }
+        lastTime = time
+        guard let kind = reader.withField(eventColumn, TraceReader.eventKind) else {
+            throw fail("event", "unknown event \(found(eventColumn)) (known: \(TraceEventKind.allCases.map(\.traceName).joined(separator: ", ")))")
+        }
+        let blankApp = reader.withField(appColumn) { DecimalParser.isBlank($0) }
+        var app = TraceEvent.noApp
+        if !(blankApp && kind == .home) {
+            guard let id = reader.withField(appColumn, { names.id(of: DecimalParser.trimmed($0)) }) else {
+                throw blankApp ? fail("app", "an app is required for '\(kind.traceName)'")
+                               : fail("app", "unknown app \(found(appColumn)) (not in the catalog)")
+            }
+            app = id
+        }
+        var value = 0
+        let valueIndex = valueColumn ?? -1
+        switch kind.valueKind {
+        case .none:
+            break
+        case .seconds:
+            guard let v = reader.withField(valueIndex, { DecimalParser.scaled($0, unit: Units.microsPerSecond) }) else {
+                throw fail("value", "'\(kind.traceName)' needs a duration in seconds, found \(found(valueIndex))")
+            }
+            guard v >= 0 else { throw fail("value", "a duration must not be negative, found \(found(valueIndex))") }
+            value = v
+        case .signedMebibytes:
+            guard let v = reader.withField(valueIndex, { DecimalParser.scaled($0, unit: Units.mebibyte) }) else {
+                throw fail("value", "'alloc' needs a size in MB (negative frees), found \(found(valueIndex))")
+            }
+            value = v
+        case .mode:
+            let name = reader.string(valueIndex).trimmingSpaces
+            guard let mode = BackgroundModes.named(name) else {
+                throw fail("value", "unknown background mode '\(name)' (known: \(BackgroundModes.names.map(\.0).joined(separator: ", ")))")
+            }
+            value = Int(mode.rawValue)
+        }
+        return TraceEvent(time: time, app: app, kind: kind, value: value)
+    }
+
+    /// Reads the whole trace (for tests and small inputs; `jetsim run` streams).
+    public func readAll() throws(InputError) -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        while let e = try next() { events.append(e) }
+        return events
+    }
+
+    private static func eventKind(_ raw: UnsafeBufferPointer<UInt8>) -> TraceEventKind? {
+        let b = DecimalParser.trimmed(raw)
+        for kind in TraceEventKind.allCases where kind.traceName.utf8.elementsEqual(b) { return kind }
+        return nil
+    }
+}
+
+/// Maps app names given as bytes to dense ids without building Strings (open addressing, FNV-1a).
+struct AppNameTable {
+    private var slots: [Int32]
+    private let names: [[UInt8]]
+    private let mask: Int
+
+    init(_ names: [String]) {
+        self.names = names.map { Array($0.utf8) }
+        var size = 16
+        while size < names.count * 2 { size <<= 1 }
+        mask = size - 1
+        slots = [Int32](repeating: -1, count: size)
+        for (i, name) in self.names.enumerated() {
+            var s = Self.hash(name) & mask
+            while slots[s] >= 0 { s = (s + 1) & mask }
+            slots[s] = Int32(i)
+        }
+    }
+
+    @inline(__always)
+    static func hash<C: Collection>(_ bytes: C) -> Int where C.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h & 0x7fff_ffff_ffff_ffff)
+    }
+
+    func id(of bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        var s = Self.hash(bytes) & mask
+        while true {
+            let id = slots[s]
+            if id < 0 { return nil }
+            if names[Int(id)].elementsEqual(bytes) { return id }
+            s = (s + 1) & mask
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import JetsimCLI
+
+JetsimCommand.main()
