@@ -10,7 +10,7 @@ public enum DeviceFile {
         "app_limit_inactive_mb", "app_limit_fatal", "critical_pct", "idle_pct", "soft_pct",
         "pressure_warning_pct", "pressure_warning_exit_pct", "pressure_critical_pct", "pressure_critical_exit_pct",
         "compressor", "compress_ratio", "compressor_pool_mb", "os_era", "bg_task_budget_s", "launch_watchdog_s",
-        "aging_s", "sustained_pressure_s",
+        "aging_s", "sustained_pressure_s", "purgeable_ripen_s",
     ]
 
     public static func read(path: String) throws(InputError) -> Device {
@@ -123,6 +123,7 @@ public enum DeviceFile {
         if let v = try number("launch_watchdog_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.launchWatchdogMicros = v }
         if let v = try number("aging_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.agingMicros = v }
         if let v = try number("sustained_pressure_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.sustainedPressureMicros = v }
+        if let v = try number("purgeable_ripen_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.purgeableRipenMicros = v }
         if let problem = device.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }
         return device.normalized()
     }

@@ -24,6 +24,8 @@ struct AppRuntime {
     var purgeableVolatile = false
     /// Order in which purgeable memory became volatile: the oldest is purged first.
     var volatileSequence: UInt64 = 0
+    /// When the purgeable memory became volatile.
+    var volatileSince = 0
     var backingStore = 0
     var imageCache = 0
     var fileBacked = 0

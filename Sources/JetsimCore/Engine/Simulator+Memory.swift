@@ -84,6 +84,7 @@ extension Simulator {
         accrue(i)
         apps[i].purgeableVolatile = true
         apps[i].volatileSequence = volatileSequence
+        apps[i].volatileSince = now
         volatileSequence &+= 1
         memory.volatilePurgeable += apps[i].purgeable
     }
@@ -164,14 +165,17 @@ extension Simulator {
                 memory.free += take
             }
         }
-        while memory.free < 0, let i = oldestVolatile() { purgeVolatile(of: i) }
+        while memory.free < 0, let i = oldestVolatile(ripeOnly: false) { purgeVolatile(of: i) }
     }
 
-    /// The app whose purgeable memory became volatile first, among those that still hold some.
-    func oldestVolatile() -> Int? {
+    /// The app whose purgeable memory became volatile first, among those that still hold some (and, with
+    /// `ripeOnly`, have held it volatile for at least the ripening time).
+    func oldestVolatile(ripeOnly: Bool) -> Int? {
         var best: Int?
         var bestSequence = UInt64.max
-        for i in apps.indices where apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence < bestSequence {
+        let ripeBefore = now - device.timers.purgeableRipenMicros
+        for i in apps.indices where apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence < bestSequence
+            && (!ripeOnly || apps[i].volatileSince <= ripeBefore) {
             best = i
             bestSequence = apps[i].volatileSequence
         }

@@ -1,5 +1,6 @@
 // The kernel's response to low memory, in its order (xnu-jetsam.md §2, §3, §6, §7):
-//   0. the VM reclaims clean pages, purges volatile memory and compresses suspended apps' dirty pages;
+//   0. the VM reclaims clean pages, purges ripe volatile memory (all of it below the critical threshold) and
+//      compresses suspended apps' dirty pages;
 //   1. pressure levels change (with hysteresis) and running apps get memory warnings;
 //   2. kills until healthy: highwater, idle-exit (band 0 only), vm-pageshortage / vm-compressor-space-shortage,
 //      and, after 10 minutes at warning or worse, sustained-memory-pressure.
@@ -23,7 +24,7 @@ extension Simulator {
         let soft = device.softBytes
         if available < soft && device.compressor.enabled {
             // With the compressor off, volatile memory already counts as available and is purged on demand.
-            while available < soft, let i = oldestVolatile() { purgeVolatile(of: i) }
+            while available < soft, let i = oldestVolatile(ripeOnly: available >= device.criticalBytes) { purgeVolatile(of: i) }
             while available < soft, let i = leastRecentlyUsedCompressible() {
                 if !compress(i) { break }
             }

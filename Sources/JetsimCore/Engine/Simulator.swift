@@ -213,12 +213,33 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             footprintBytes: apps[i].footprint, deadlineMicros: deadline, cause: cause))
     }
 
+    // MARK: Inspection (read-only)
+
+    public func state(of app: Int32) -> AppState { apps[Int(app)].state }
+    public func footprint(of app: Int32) -> Int { apps[Int(app)].footprint }
+    public func priorityClass(of app: Int32) -> PriorityClass { apps[Int(app)].priorityClass }
+    public func band(of app: Int32) -> Int { apps[Int(app)].band }
+    public var availableBytes: Int { available }
+    public var freeBytes: Int { memory.free }
+    public var compressorBytes: Int { memory.compressorPool }
+    public var pressureLevel: PressureLevel { pressure }
+    public var foregroundApp: Int32? { foreground >= 0 ? foreground : nil }
+
     // MARK: Invariants
 
     /// Debug-build check after every event and timer: memory conservation and per-app consistency.
     @inline(__always)
     func _checkInvariants() {
         #if DEBUG
+        if let problem = invariantViolations().first { preconditionFailure("Jetsim invariant violated at t=\(now) µs: \(problem)") }
+        #endif
+    }
+
+    /// Every broken invariant, in words; empty when the state is consistent. Conservation:
+    /// `Σ app resident bytes + reserve + compressor pool + free = physical`, the ledger's aggregates equal the
+    /// per-app sums, byte counts are page-aligned and non-negative, and states agree with activity.
+    public func invariantViolations() -> [String] {
+        var problems: [String] = []
         var resident = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0
         let page = device.pageSize
         for (i, a) in apps.enumerated() {
@@ -228,30 +249,32 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             pool += a.compressedPhysical
             logical += a.dirtyCompressed
             for v in [a.dirtyResident, a.dirtyCompressed, a.compressedPhysical, a.cache, a.purgeable,
-                      a.backingStore, a.imageCache, a.fileBacked] {
-                precondition(v >= 0 && v % page == 0, "app \(i): byte count \(v) negative or not page-aligned")
+                      a.backingStore, a.imageCache, a.fileBacked] where v < 0 || v % page != 0 {
+                problems.append("app \(i): byte count \(v) negative or not page-aligned")
             }
             if a.state == .notRunning {
-                precondition(a.residentBytes == 0 && a.dirtyCompressed == 0 && a.compressedPhysical == 0,
-                             "app \(i) is not running but holds memory")
-                precondition(a.taskWorkEnd == 0 && a.wakeUntil == 0 && a.modes.isEmpty, "app \(i) is not running but active")
+                if a.residentBytes != 0 || a.dirtyCompressed != 0 || a.compressedPhysical != 0 {
+                    problems.append("app \(i) is not running but holds memory")
+                }
+                if a.taskWorkEnd != 0 || a.wakeUntil != 0 || !a.modes.isEmpty { problems.append("app \(i) is not running but active") }
             } else {
                 residentApps += 1
             }
             if a.state == .suspended { suspended += 1 }
-            if a.dirtyCompressed > 0 { precondition(a.state == .suspended, "app \(i) runs with compressed memory") }
+            if a.dirtyCompressed > 0 && a.state != .suspended { problems.append("app \(i) runs with compressed memory") }
             if Int32(i) == foreground {
-                precondition(a.state == .active || a.state == .inactive, "foreground app \(i) is \(a.state)")
-                precondition(!a.purgeableVolatile, "foreground app \(i) has volatile purgeable memory")
-            } else {
-                precondition(a.state != .active, "app \(i) is active outside the foreground")
+                if a.state != .active && a.state != .inactive { problems.append("foreground app \(i) is \(a.state)") }
+                if a.purgeableVolatile { problems.append("foreground app \(i) has volatile purgeable memory") }
+            } else if a.state == .active {
+                problems.append("app \(i) is active outside the foreground")
             }
         }
-        precondition(resident + memory.reserve + memory.compressorPool + memory.free == memory.physical,
-                     "memory not conserved: apps \(resident) + reserve \(memory.reserve) + compressor \(memory.compressorPool) + free \(memory.free) ≠ \(memory.physical)")
-        precondition(fileBacked == memory.fileBacked && volatile == memory.volatilePurgeable, "ledger aggregates drifted")
-        precondition(pool == memory.compressorPool && logical == memory.compressedLogical, "compressor ledger drifted")
-        precondition(residentApps == residentCount && suspended == suspendedCount, "resident counts drifted")
-        #endif
+        if resident + memory.reserve + memory.compressorPool + memory.free != memory.physical {
+            problems.append("memory not conserved: apps \(resident) + reserve \(memory.reserve) + compressor \(memory.compressorPool) + free \(memory.free) ≠ physical \(memory.physical)")
+        }
+        if fileBacked != memory.fileBacked || volatile != memory.volatilePurgeable { problems.append("ledger aggregates drifted") }
+        if pool != memory.compressorPool || logical != memory.compressedLogical { problems.append("compressor ledger drifted") }
+        if residentApps != residentCount || suspended != suspendedCount { problems.append("resident counts drifted") }
+        return problems
     }
 }

@@ -75,6 +75,9 @@ public struct Device: Sendable, Equatable {
         public var sustainedPressureMicros = 600 * Units.microsPerSecond
         /// … one every 500 ms.
         public var sustainedKillSpacingMicros = 500_000
+        /// Volatile purgeable memory "ripens" (xnu-jetsam.md §7) this long after it became volatile; the pressure
+        /// purge takes only ripe memory until available memory is below the critical threshold (30 s, a model choice).
+        public var purgeableRipenMicros = 30 * Units.microsPerSecond
         public init() {}
     }
 

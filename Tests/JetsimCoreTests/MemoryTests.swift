@@ -1,0 +1,197 @@
+@testable import JetsimCore
+import Testing
+
+/// Footprint and accounting (xnu-jetsam.md §5) and what the system discards on backgrounding
+/// (ios-app-lifecycle.md "Memory on the way to the background").
+@Suite struct MemoryTests {
+    func harness(_ apps: [AppProfile], device: Device = testDevice()) throws -> Harness<XNUPolicy> {
+        try Harness(device: device, apps: apps, policy: XNUPolicy())
+    }
+
+    /// Opens the app, sends it home, and returns (footprint before, footprint after, free before, free after).
+    func backgrounding(_ profile: AppProfile) throws -> (Int, Int, Int, Int) {
+        var h = try harness([profile])
+        h.open(profile.name, at: 0)
+        let before = h.footprint(profile.name), freeBefore = h.sim.freeBytes
+        h.home(at: 10)
+        return (before, h.footprint(profile.name), freeBefore, h.sim.freeBytes)
+    }
+
+    @Test func backingStoresAreDiscardedOnBackgrounding() throws {
+        let (before, after, freeBefore, freeAfter) = try backgrounding(bareApp("a", dirtyMB: 100) { $0.backingStoreBytes = mb(24) })
+        #expect(before - after == mb(24))
+        #expect(freeAfter - freeBefore == mb(24))
+    }
+
+    @Test func imageCachesAreDiscardedOnBackgrounding() throws {
+        let (before, after, freeBefore, freeAfter) = try backgrounding(bareApp("a", dirtyMB: 100) { $0.imageCacheBytes = mb(40) })
+        #expect(before - after == mb(40))
+        #expect(freeAfter - freeBefore == mb(40))
+    }
+
+    @Test func theAppDropsItsShareOfCachesOnBackgrounding() throws {
+        let (before, after, freeBefore, freeAfter) = try backgrounding(bareApp("a", dirtyMB: 100) {
+            $0.cacheBytes = mb(60)
+            $0.cacheDropOnBackground = Share(partsPerMillion: 250_000)
+        })
+        #expect(before - after == mb(15))
+        #expect(freeAfter - freeBefore == mb(15))
+    }
+
+    @Test func purgeableDataBecomesVolatileLeavingTheFootprintButNotMemory() throws {
+        let (before, after, freeBefore, freeAfter) = try backgrounding(bareApp("a", dirtyMB: 100) { $0.purgeableBytes = mb(30) })
+        #expect(before - after == mb(30))     // volatile purgeable memory is not footprint …
+        #expect(freeAfter == freeBefore)      // … but stays resident until purged
+    }
+
+    @Test func fileBackedPagesAreNeverFootprintButAreAvailable() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.fileBackedBytes = mb(50) }])
+        h.open("a", at: 0)
+        #expect(h.footprint("a") == mb(100))
+        #expect(h.sim.freeBytes == mb(850))
+        #expect(h.sim.availableBytes == mb(900))
+    }
+
+    @Test func everythingDiscardedIsRebuiltOnResume() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) {
+            $0.backingStoreBytes = mb(24); $0.imageCacheBytes = mb(16); $0.cacheBytes = mb(40)
+            $0.cacheDropOnBackground = .all; $0.purgeableBytes = mb(20)
+        }])
+        h.open("a", at: 0)
+        let launched = h.footprint("a")
+        #expect(launched == mb(200))
+        h.home(at: 10)
+        #expect(h.footprint("a") == mb(100))
+        h.open("a", at: 20)
+        #expect(h.footprint("a") == launched)
+    }
+
+    @Test func dirtyMemoryGrowsInTheForegroundUpToItsCap() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = mb(6); $0.maxDirtyBytes = mb(112) }])
+        h.open("a", at: 0)
+        h.event(60, .alloc, "a", value: 0)
+        #expect(h.footprint("a") == mb(106))
+        h.event(90, .alloc, "a", value: 0)
+        #expect(h.footprint("a") == mb(109))
+        h.event(600, .alloc, "a", value: 0)
+        #expect(h.footprint("a") == mb(112))   // capped
+    }
+
+    @Test func dirtyMemoryDoesNotGrowOutsideTheForeground() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = mb(6) }, bareApp("b", dirtyMB: 10)])
+        h.open("a", at: 0)
+        h.home(at: 60)
+        let left = h.footprint("a")
+        h.open("b", at: 600)
+        #expect(h.footprint("a") == left)
+    }
+
+    @Test func allocAddsAndFreesDirtyMemoryInWholePages() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100)])
+        h.open("a", at: 0)
+        h.alloc("a", mb: 50, at: 1)
+        #expect(h.footprint("a") == mb(150))
+        h.event(2, .alloc, "a", value: -mb(70))
+        #expect(h.footprint("a") == mb(80))
+        h.event(3, .alloc, "a", value: 1)   // one byte costs a page
+        #expect(h.footprint("a") == mb(80) + 16 * 1024)
+        h.event(4, .alloc, "a", value: -mb(500))
+        #expect(h.footprint("a") == 0)
+    }
+
+    @Test func compressionKeepsTheFootprintButFreesMemory() throws {
+        var device = testDevice()
+        device.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(500))
+        var h = try harness([bareApp("old", dirtyMB: 200), bareApp("big", dirtyMB: 660)], device: device)
+        h.open("old", at: 0)
+        h.home(at: 10)
+        h.open("big", at: 20)   // available 140 MB: above idle (100) but below soft (150)
+        #expect(h.state("old") == .suspended)
+        #expect(h.footprint("old") == mb(200))          // compressed pages count at their uncompressed size
+        #expect(h.sim.compressorBytes == mb(100))       // … and at their compressed size in the system
+        #expect(h.sim.freeBytes == mb(1000 - 660 - 100))
+        h.open("old", at: 30)                           // resuming decompresses
+        #expect(h.sim.apps[Int(h.id("old"))].dirtyCompressed == 0)
+        #expect(h.sim.apps[Int(h.id("old"))].dirtyResident == mb(200))
+        #expect(h.footprint("old") == mb(200))
+    }
+
+    @Test func appCompressionRatioOverridesTheDevice() throws {
+        var device = testDevice()
+        device.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(500))
+        var h = try harness([bareApp("old", dirtyMB: 200) { $0.compressRatioMilli = 4000 }, bareApp("big", dirtyMB: 660)], device: device)
+        h.open("old", at: 0)
+        h.home(at: 10)
+        h.open("big", at: 20)
+        #expect(h.sim.compressorBytes == mb(50))
+    }
+
+    @Test func theFatalPerProcessLimitKillsAtOnce() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100)], device: testDevice(limitMB: 400))
+        h.open("a", at: 0)
+        h.alloc("a", mb: 290, at: 1)
+        #expect(h.state("a") == .active)
+        h.alloc("a", mb: 20, at: 2)
+        #expect(h.state("a") == .notRunning)
+        let r = h.finish()
+        #expect(r.killsByReason[.perProcessLimit] == 1)
+        #expect(r.kills.first?.footprintBytes == mb(410))
+        #expect(r.kills.first?.userVisible == true)
+    }
+
+    @Test func nearTheLimitTheAppIsWarnedAndDropsCaches() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.cacheBytes = mb(50); $0.cacheDropOnWarning = .all }],
+                            device: testDevice(limitMB: 400))
+        h.open("a", at: 0)
+        h.alloc("a", mb: 160, at: 1)   // 310 MB: above the default warning level (limit − 100 MB)
+        #expect(h.footprint("a") == mb(260))
+        #expect(h.steps("a").last?.callback == .didReceiveMemoryWarning)
+        #expect(h.finish().memoryWarnings == 1)
+    }
+
+    @Test func explicitLimitsWarnAtEightyPercent() {
+        var d = testDevice(limitMB: 500)
+        #expect(d.warningLevel(forLimit: mb(500)) == mb(400))
+        d.appLimitExplicit = true
+        #expect(d.warningLevel(forLimit: mb(500)) == mb(400))
+        #expect(d.warningLevel(forLimit: mb(1000)) == mb(800))
+        d.appLimitExplicit = false
+        #expect(d.warningLevel(forLimit: mb(1000)) == mb(900))
+    }
+
+    @Test func inactiveLimitAppliesOutsideTheForeground() throws {
+        var device = testDevice(limitMB: 600)
+        device.appLimitInactiveBytes = mb(150)
+        var h = try harness([bareApp("a", dirtyMB: 200) { $0.backgroundModes = [.audio] }], device: device)
+        h.open("a", at: 0)
+        h.mode("a", .audio, start: true, at: 1)
+        #expect(h.state("a") == .active)
+        h.home(at: 2)
+        #expect(h.state("a") == .notRunning)
+        #expect(h.finish().killsByReason[.perProcessLimit] == 1)
+    }
+
+    @Test func killedAppReturnsAllItsMemory() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.fileBackedBytes = mb(20); $0.purgeableBytes = mb(10) }],
+                            device: testDevice(limitMB: 150))
+        h.open("a", at: 0)
+        h.alloc("a", mb: 60, at: 1)
+        #expect(h.state("a") == .notRunning)
+        #expect(h.sim.freeBytes == mb(1000))
+        #expect(h.sim.availableBytes == mb(1000))
+    }
+
+    @Test func sizesAreRoundedUpToWholePages() throws {
+        var h = try harness([AppProfile(name: "odd", dirtyBytes: 1000)])
+        h.open("odd", at: 0)
+        #expect(h.footprint("odd") == 16 * 1024)
+    }
+
+    @Test func theInvariantCheckCatchesALeak() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100)])
+        h.open("a", at: 0)
+        #expect(h.sim.invariantViolations().isEmpty)
+        h.sim.memory.free -= 16 * 1024    // a page that belongs to nobody
+        #expect(h.sim.invariantViolations().contains { $0.hasPrefix("memory not conserved") })
+    }
+}

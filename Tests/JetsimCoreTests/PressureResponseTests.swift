@@ -1,0 +1,189 @@
+@testable import JetsimCore
+import Testing
+
+/// The kernel's response in order: purge, warnings, kills (xnu-jetsam.md §2, §3, §6).
+@Suite struct PressureResponseTests {
+    func harness(_ apps: [AppProfile], device: Device = testDevice(limitMB: 2000)) throws -> Harness<XNUPolicy> {
+        try Harness(device: device, apps: apps, policy: XNUPolicy())
+    }
+
+    /// Compressor on (so purging raises available memory) but with no room, so only purges and kills help.
+    func purgingDevice() -> Device {
+        var d = testDevice(limitMB: 2000)
+        d.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: 0)
+        return d
+    }
+
+    @Test func purgingTheVictimAvoidsTheKill() throws {
+        var h = try harness([bareApp("v", dirtyMB: 100) { $0.purgeableBytes = mb(100) }, bareApp("big", dirtyMB: 720)],
+                            device: purgingDevice())
+        h.open("v", at: 0)
+        h.home(at: 10)
+        h.open("big", at: 20)   // available 80 MB < idle 100: v is the idle-exit victim, but its unripe
+                                // volatile 100 MB, purged first, lifts available to 180 ≥ soft 150
+        #expect(h.state("v") == .suspended)
+        let r = h.finish()
+        #expect(r.killsAvoidedByPurge == 1)
+        #expect(r.totalKills == 0)
+        #expect(r.purgedBytes == mb(100))
+    }
+
+    @Test func withoutPurgeableMemoryTheVictimIsKilled() throws {
+        var h = try harness([bareApp("v", dirtyMB: 200), bareApp("big", dirtyMB: 720)], device: purgingDevice())
+        h.open("v", at: 0)
+        h.home(at: 10)
+        h.open("big", at: 20)
+        #expect(h.state("v") == .notRunning)
+        let r = h.finish()
+        #expect(r.killsByReason[.idleExit] == 1 && r.killsAvoidedByPurge == 0)
+    }
+
+    @Test func ripeVolatileMemoryIsPurgedBeforeAnyKillDecision() throws {
+        var h = try harness([bareApp("v", dirtyMB: 100) { $0.purgeableBytes = mb(100) }, bareApp("big", dirtyMB: 720)],
+                            device: purgingDevice())
+        h.open("v", at: 0)
+        h.home(at: 10)
+        h.open("big", at: 100)   // v's volatile memory has ripened: the pressure purge takes it
+        let r = h.finish()
+        #expect(r.purgedBytes == mb(100) && r.killsAvoidedByPurge == 0 && r.totalKills == 0)
+    }
+
+    @Test func idleExitTakesOnlyTheIdleBand() throws {
+        var h = try harness([bareApp("worker", dirtyMB: 150), bareApp("big", dirtyMB: 770)])
+        h.open("worker", at: 0)
+        h.bgTask("worker", seconds: 25, at: 1)
+        h.open("big", at: 2)     // available 80 MB: below idle, above critical (50)
+        #expect(h.state("worker") == .background)   // band 40: not an idle-exit candidate
+        #expect(h.finish().totalKills == 0)
+    }
+
+    @Test func belowCriticalTheLowestBandsDieFirstAndTheForegroundLast() throws {
+        var h = try harness([
+            bareApp("audio", dirtyMB: 100) { $0.backgroundModes = [.audio] },
+            bareApp("worker", dirtyMB: 100),
+            bareApp("fg", dirtyMB: 600),
+        ])
+        h.open("audio", at: 0)
+        h.mode("audio", .audio, start: true, at: 1)
+        h.open("worker", at: 2)
+        h.bgTask("worker", seconds: 100, at: 3)
+        h.open("fg", at: 4)           // 800 MB used, available 200 MB
+        h.alloc("fg", mb: 180, at: 5) // available 20 MB < critical 50 MB: the band-40 worker goes first
+        #expect(h.state("worker") == .notRunning)
+        #expect(h.state("audio") == .background)
+        h.alloc("fg", mb: 100, at: 6) // again: now the audio app (band 120), still not the foreground
+        #expect(h.state("audio") == .notRunning)
+        #expect(h.state("fg") == .active)
+        h.alloc("fg", mb: 100, at: 7) // nothing else is left: the foreground app dies
+        #expect(h.state("fg") == .notRunning)
+        let r = h.finish()
+        #expect(r.kills.map { h.catalog.profiles[Int($0.app)].name } == ["worker", "audio", "fg"])
+        #expect(r.kills.allSatisfy { $0.reason == .vmPageShortage })
+        #expect(r.userVisibleKills == 3)
+        #expect(r.oomEvents == 0)
+    }
+
+    @Test func nothingKillableIsAnOutOfMemoryEventNotACrash() throws {
+        struct Refuses: EvictionPolicy {
+            var descriptor: PolicyDescriptor { PolicyDescriptor(name: "refuses") }
+            func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+            mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? { nil }
+        }
+        var h = try Harness(device: testDevice(limitMB: 2000), apps: [bareApp("fg", dirtyMB: 900)], policy: Refuses())
+        h.open("fg", at: 0)
+        h.alloc("fg", mb: 80, at: 1)
+        h.alloc("fg", mb: 10, at: 2)     // the same episode: counted once
+        #expect(h.state("fg") == .active)
+        let r = h.finish()
+        #expect(r.oomEvents == 1 && r.totalKills == 0)
+    }
+
+    @Test func pressureLevelsUseHysteresisOnAvailableMemory() throws {
+        var h = try harness([bareApp("fg", dirtyMB: 860)])
+        h.open("fg", at: 0)                       // available 140 < soft 150
+        #expect(h.sim.pressureLevel == .warning)
+        h.event(1, .alloc, "fg", value: -mb(20))  // 160: above soft, but not by 20 %
+        #expect(h.sim.pressureLevel == .warning)
+        h.event(2, .alloc, "fg", value: -mb(30))  // 190 ≥ 180
+        #expect(h.sim.pressureLevel == .normal)
+        let r = h.finish()
+        #expect(r.microsAtWarning == sec(2))
+    }
+
+    @Test func pressureLevelsFollowTheNonCompressedShareWithHysteresis() throws {
+        var device = testDevice(limitMB: 2000)
+        device.compressor = .init(enabled: true, ratioMilli: 10_000, poolLimitBytes: mb(600))
+        let names = ["a", "b", "c", "d", "e", "f"]
+        var h = try harness(names.map { bareApp($0, dirtyMB: 500) }, device: device)
+        for (k, n) in names.prefix(4).enumerated() { h.open(n, at: Double(k * 10)) }
+        // 3 apps compressed: 1500 MB held in 150 MB; non-compressed 850 of 2350 (36 %) < 50 %
+        #expect(h.sim.pressureLevel == .warning)
+        h.open("e", at: 40)
+        // 4 compressed: 800 of 2800 (28.6 %) < 30 %
+        #expect(h.sim.pressureLevel == .critical)
+        h.event(50, .quit, "a")
+        // 3 compressed again: 36 % > 35 %: back to warning, not normal (needs 60 %)
+        #expect(h.sim.pressureLevel == .warning)
+        #expect(h.finish().microsAtCritical == sec(10))
+    }
+
+    @Test func risingPressureWarnsRunningAppsWhichDropCaches() throws {
+        var h = try harness([bareApp("music", dirtyMB: 100) { $0.backgroundModes = [.audio]; $0.cacheBytes = mb(40) },
+                             bareApp("sleeper", dirtyMB: 10) { $0.cacheBytes = mb(40) },
+                             bareApp("fg", dirtyMB: 600) { $0.cacheBytes = mb(60); $0.cacheDropOnWarning = Share(partsPerMillion: 500_000) }])
+        h.open("music", at: 0)
+        h.mode("music", .audio, start: true, at: 1)
+        h.open("sleeper", at: 2)
+        h.open("fg", at: 3)           // used 140 + 50 + 660 = 850: available 150 … not below soft
+        h.alloc("fg", mb: 10, at: 4)  // 140 < soft: warning
+        #expect(h.steps("music").last?.callback == .didReceiveMemoryWarning)
+        #expect(h.steps("fg").last?.callback == .didReceiveMemoryWarning)
+        #expect(!h.steps("sleeper").contains { $0.callback == .didReceiveMemoryWarning })  // suspended: not running
+        #expect(h.footprint("music") == mb(100))      // dropped all its caches
+        #expect(h.footprint("fg") == mb(640))         // dropped half (610 + 30)
+        // Order: lowest band first (foreground 100 before audio 120).
+        let warned = h.sim.observer.records.filter { $0.callback == .didReceiveMemoryWarning }.map(\.app)
+        #expect(warned == [h.id("fg"), h.id("music")])
+    }
+
+    @Test func sustainedPressureKillsIdleAppsAfterTenMinutes() throws {
+        var h = try harness([bareApp("idle", dirtyMB: 60), bareApp("fg", dirtyMB: 800)])
+        h.open("idle", at: 0)
+        h.home(at: 5)
+        h.open("fg", at: 10)          // available 140: warning, above idle 100: no idle-exit
+        #expect(h.sim.pressureLevel == .warning)
+        h.event(609, .alloc, "fg", value: 0)
+        #expect(h.state("idle") == .suspended)
+        h.event(611, .alloc, "fg", value: 0)
+        #expect(h.state("idle") == .notRunning)
+        let r = h.finish()
+        #expect(r.killsByReason[.sustainedMemoryPressure] == 1)
+        #expect(r.kills.first?.time == sec(610))
+    }
+
+    @Test func softLimitsMakeOverLimitAppsTheFirstHighwaterVictims() throws {
+        var device = testDevice(limitMB: 300)
+        device.appLimitFatal = false
+        var h = try harness([bareApp("old", dirtyMB: 100), bareApp("hog", dirtyMB: 350), bareApp("fg", dirtyMB: 420)], device: device)
+        h.open("old", at: 0)
+        h.open("hog", at: 10)          // over its soft limit, but not fatal
+        h.open("fg", at: 20)           // available 130 < soft: the hog goes first, though "old" is older
+        #expect(h.state("hog") == .notRunning)
+        #expect(h.state("old") == .suspended)
+        #expect(h.finish().killsByReason[.highwater] == 1)
+    }
+
+    @Test func compressorOutOfSpaceNamesItsReason() throws {
+        var device = testDevice(limitMB: 2000)
+        device.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(10))
+        var h = try harness([bareApp("idle", dirtyMB: 100), bareApp("worker", dirtyMB: 200), bareApp("fg", dirtyMB: 760)],
+                            device: device)
+        h.open("idle", at: 0)
+        h.open("worker", at: 10)
+        h.bgTask("worker", seconds: 60, at: 11)
+        h.open("fg", at: 12)   // available −60: "idle" does not fit in the compressor and goes (idle-exit);
+                               // still 40 < critical, so the worker goes, for want of compressor space
+        let r = h.finish()
+        #expect(r.kills.map(\.reason) == [.idleExit, .vmCompressorSpaceShortage])
+    }
+}
