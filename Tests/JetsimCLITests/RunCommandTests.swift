@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the `jetsim` executable, as a user runs it.
+struct CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// The `jetsim` binary built next to this test bundle.
+    static var binary: String {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jetsim").path
+        if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
+        return packageRoot + "/.build/debug/jetsim"
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ arguments: [String], in directory: String = packageRoot) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static let exampleApps = packageRoot + "/Examples/day/apps.csv"
+    static let exampleTrace = packageRoot + "/Examples/day/trace.csv"
+}
+
+func scratch() throws -> String {
+    let path = NSTemporaryDirectory() + "jetsim-cli-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func files(in directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+}
+
+@Suite struct RunCommandTests {
+    @Test func runWritesEveryReportAndTheSameInputsGiveIdenticalBytes() throws {
+        let dir = try scratch()
+        var outputs: [[String: Data]] = []
+        for k in 0..<2 {
+            let out = "\(dir)/run\(k)"
+            let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", out, "--events", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            #expect(files(in: out) == ["apps.csv", "events.csv", "kills.csv", "summary.csv", "timeseries.csv"])
+            var contents: [String: Data] = [:]
+            for f in files(in: out) { contents[f] = try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(f)")) }
+            outputs.append(contents)
+        }
+        #expect(outputs[0] == outputs[1])
+        let summary = String(decoding: outputs[0]["summary.csv"] ?? Data(), as: UTF8.self).split(separator: "\n")
+        #expect(summary.count == 2)
+        #expect(summary[0].hasPrefix("policy,device,trace,seed,events,sim_seconds,launches,cold_launches,resumes,hot_launch_ratio,kills,"))
+        #expect(summary[1].contains(",iphone-x,trace.csv,1,"))
+    }
+
+    @Test func policyParametersAreEchoedInTheReports() throws {
+        let out = try scratch() + "/r"
+        let r = try CLI.run(["run", "--device", "iphone-6s", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                             "--policy", "xnu:audio_band=35", "--seed", "7", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("reports: \(out)/"))
+        let summary = try String(contentsOfFile: out + "/summary.csv", encoding: .utf8)
+        #expect(summary.contains("\"xnu(foreground_band=100,audio_band=35,task_band=40,aging_band=20,idle_band=0,frozen_band=75)\",iphone-6s,trace.csv,7,"))
+        let kills = try String(contentsOfFile: out + "/kills.csv", encoding: .utf8)
+        #expect(kills.hasPrefix("time,app,reason,state,band,footprint_mb,idle_s,available_mb_before,available_mb_after,policy"))
+        #expect(kills.split(separator: "\n").count > 1)   // a 2 GB phone kills on this workload
+    }
+
+    @Test func theDefaultOutputDirectoryIsUnderReports() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--quiet"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(files(in: dir + "/Reports/out/trace-iphone-xs-xnu-s1").contains("summary.csv"))
+    }
+
+    @Test func aBadTraceLineFailsWithFileLineAndFieldAndWritesNothing() throws {
+        let dir = try scratch()
+        let body = try String(contentsOfFile: CLI.exampleTrace, encoding: .utf8)
+        var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var fields = lines[200].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[2] = "teleport"
+        lines[200] = fields.joined(separator: ",")
+        let trace = dir + "/trace.csv"
+        try lines.joined(separator: "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        let out = dir + "/out"
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", trace, "--out", out, "--events"])
+        #expect(r.status == 65)
+        #expect(r.stderr == "jetsim: \(trace):201: field 'event': unknown event 'teleport' (known: open, home, interrupt, bg_task, bg_launch, mode_start, mode_stop, alloc, quit)\n")
+        #expect(r.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: out))   // no partial output, not even events.csv
+    }
+
+    @Test func aFailedRunLeavesEarlierReportsUntouched() throws {
+        let dir = try scratch()
+        let out = dir + "/out"
+        #expect(try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", out, "--quiet"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.csv"))
+        let trace = dir + "/bad.csv"
+        try "time,app,event,value\n0,safari,open,\n1,nosuchapp,open,\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", trace, "--out", out, "--events"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("bad.csv:3: field 'app': unknown app 'nosuchapp'"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/summary.csv")) == before)
+        #expect(files(in: out) == ["apps.csv", "kills.csv", "summary.csv", "timeseries.csv"])   // no temporaries left
+    }
+
+    @Test func badCatalogIsBadData() throws {
+        let dir = try scratch()
+        let apps = dir + "/apps.csv"
+        try "app,dirty_mb\nsafari,-20\n".write(toFile: apps, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", apps, "--trace", CLI.exampleTrace, "--out", dir + "/o"])
+        #expect(r.status == 65)
+        #expect(r.stderr == "jetsim: \(apps):2: field 'dirty_mb': must not be negative, found '-20'\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+    }
+
+    @Test func usageErrorsExitWith64() throws {
+        let dir = try scratch()
+        let base = ["run", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", dir + "/o"]
+        let unknownPolicy = try CLI.run(base + ["--device", "iphone-x", "--policy", "belady-plus"])
+        #expect(unknownPolicy.status == 64)
+        #expect(unknownPolicy.stderr.contains("unknown policy 'belady-plus'"))
+        let badParameter = try CLI.run(base + ["--device", "iphone-x", "--policy", "xnu:idle_band=low"])
+        #expect(badParameter.status == 64)
+        let unknownDevice = try CLI.run(base + ["--device", "nokia-3310"])
+        #expect(unknownDevice.status == 64)
+        #expect(unknownDevice.stderr.contains("unknown device 'nokia-3310'"))
+        let missingOption = try CLI.run(["run", "--device", "iphone-x"])
+        #expect(missingOption.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+    }
+
+    @Test func unreadableInputExitsWith66() throws {
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", "/nonexistent/apps.csv", "--trace", CLI.exampleTrace])
+        #expect(r.status == 66)
+        #expect(r.stderr.hasPrefix("jetsim: /nonexistent/apps.csv: cannot open"))
+    }
+
+    @Test func customDeviceFile() throws {
+        let dir = try scratch()
+        let device = dir + "/phone.yaml"
+        try "base: iphone-xs\nname: half-xs\nram_mb: 1877\napp_limit_mb: 1000\n".write(toFile: device, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", device, "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", dir + "/o", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/o/summary.csv", encoding: .utf8).contains(",half-xs,"))
+    }
+
+    @Test func osEraChangesTheBudget() throws {
+        let dir = try scratch()
+        for era in ["ios6", "ios13"] {
+            let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(era)", "--os-era", era, "--events", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let long = try String(contentsOfFile: dir + "/ios6/events.csv", encoding: .utf8)
+        let short = try String(contentsOfFile: dir + "/ios13/events.csv", encoding: .utf8)
+        #expect(long != short)
+        #expect(try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--os-era", "ios99"]).status == 64)
+    }
+
+    @Test func devicesListsThePresets() throws {
+        let r = try CLI.run(["devices", "--csv"])
+        #expect(r.status == 0)
+        let rows = r.stdout.split(separator: "\n")
+        #expect(rows.first == "device,ram_mb,reserve_mb,app_limit_mb,critical_mb,idle_mb,soft_mb,compressor_pool_mb,bg_task_budget_s,source")
+        #expect(rows.count >= 9)
+        for name in ["iphone-6s", "iphone-x", "iphone-xs", "iphone-11", "ipad-pro-11"] {
+            #expect(rows.contains { $0.hasPrefix(name + ",") }, "\(name)")
+        }
+        #expect(rows.contains { $0.hasPrefix("iphone-x,2785,") && $0.contains(",1392,") })
+    }
+
+    @Test func helpShowsExamples() throws {
+        let r = try CLI.run(["run", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Examples:") && r.stdout.contains("--events"))
+    }
+}

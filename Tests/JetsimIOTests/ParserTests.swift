@@ -1,0 +1,245 @@
+import Foundation
+import JetsimCore
+@testable import JetsimIO
+import Testing
+
+/// A scratch directory per test.
+struct Scratch {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "jetsim-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func write(_ name: String, _ text: String) throws -> String {
+        let p = path + "/" + name
+        try text.write(toFile: p, atomically: true, encoding: .utf8)
+        return p
+    }
+}
+
+func scaled(_ text: String, unit: Int) -> Int? {
+    Array(text.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: unit) }
+}
+
+@Suite struct DecimalParserTests {
+    @Test func parsesExactlyWithoutFloatingPoint() {
+        #expect(scaled("12", unit: 1_000_000) == 12_000_000)
+        #expect(scaled("12.5", unit: 1_000_000) == 12_500_000)
+        #expect(scaled("0.0000005", unit: 1_000_000) == 1)           // rounds half up to the microsecond
+        #expect(scaled(".25", unit: Units.mebibyte) == Units.mebibyte / 4)
+        #expect(scaled("0.1", unit: Units.mebibyte) == 104_858)       // 104857.6 → 104858
+        #expect(scaled("-3.5", unit: 10) == -35)
+        #expect(scaled(" 7 ", unit: 1) == 7)
+    }
+
+    @Test func rejectsWhatIsNotANumber() {
+        for bad in ["", "-", ".", "1e3", "12a", "1.2.3", "NaN", "99999999999999999999"] {
+            #expect(scaled(bad, unit: 1_000_000) == nil, "\(bad)")
+        }
+    }
+}
+
+@Suite struct CSVReaderTests {
+    @Test func readsQuotedFieldsCommentsAndCRLF() throws {
+        let s = try Scratch()
+        let path = try s.write("x.csv", "# comment\r\na,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n\r\n\"multi\nline\",z\n3,4")
+        let r = try CSVReader(path: path, bufferSize: 16)   // a tiny buffer exercises refills
+        var rows: [[String]] = []
+        var lines: [Int] = []
+        while try r.nextRow() { rows.append(r.strings()); lines.append(r.lineNumber) }
+        #expect(rows == [["a", "b"], ["x, y", "say \"hi\""], ["multi\nline", "z"], ["3", "4"]])
+        #expect(lines == [2, 3, 5, 7])
+    }
+
+    @Test func unreadableFileIsAnInputError() {
+        #expect(throws: InputError.self) { try CSVReader(path: "/nonexistent/file.csv") }
+        do { _ = try CSVReader(path: "/nonexistent/file.csv") } catch { #expect(error.exitCode == InputError.noInput) }
+    }
+}
+
+@Suite struct CatalogFileTests {
+    @Test func readsEveryColumnWithExactSizes() throws {
+        let s = try Scratch()
+        let path = try s.write("apps.csv", """
+        app,dirty_mb,growth_mb_per_min,max_dirty_mb,cache_mb,cache_drop_on_background,cache_drop_on_warning,purgeable_mb,backing_store_mb,image_cache_mb,file_backed_mb,compress_ratio,cold_launch_ms,resume_ms,background_modes,exits_on_suspend,bg_task_s,ends_task_on_expiry
+        music,90.5,1.25,140,30,0.4,1,20,20,10,50,2.5,800,150,audio|location,false,12.5,false
+        bank,60,,,,,,,,,,,,,,true,,
+
+        """)
+        let c = try CatalogFile.read(path: path)
+        let m = c[0]
+        #expect(m.name == "music" && m.dirtyBytes == 90 * Units.mebibyte + Units.mebibyte / 2)
+        #expect(m.growthBytesPerMinute == Units.mebibyte + Units.mebibyte / 4)
+        #expect(m.maxDirtyBytes == 140 * Units.mebibyte && m.cacheBytes == 30 * Units.mebibyte)
+        #expect(m.cacheDropOnBackground == Share(partsPerMillion: 400_000) && m.cacheDropOnWarning == .all)
+        #expect(m.purgeableBytes == 20 * Units.mebibyte && m.backingStoreBytes == 20 * Units.mebibyte)
+        #expect(m.imageCacheBytes == 10 * Units.mebibyte && m.fileBackedBytes == 50 * Units.mebibyte)
+        #expect(m.compressRatioMilli == 2500 && m.coldLaunchMillis == 800 && m.resumeMillis == 150)
+        #expect(m.backgroundModes == [.audio, .location] && !m.exitsOnSuspend)
+        #expect(m.backgroundTaskMicros == 12_500_000 && !m.endsTaskOnExpiry)
+        let b = c[1]
+        let defaults = AppProfile(name: "bank", dirtyBytes: 60 * Units.mebibyte)
+        var expected = defaults
+        expected.exitsOnSuspend = true
+        #expect(b == expected)
+    }
+
+    func error(_ csv: String) throws -> InputError? {
+        let s = try Scratch()
+        let path = try s.write("apps.csv", csv)
+        do { _ = try CatalogFile.read(path: path); return nil } catch { return error }
+    }
+
+    @Test func badCatalogsNameTheLineAndField() throws {
+        let cases: [(String, Int?, String?, String)] = [
+            ("app,dirty_mb\na,-5\n", 2, "dirty_mb", "must not be negative"),
+            ("app,dirty_mb\na,lots\n", 2, "dirty_mb", "expected a size in MB"),
+            ("app,dirty_mb,colour\na,5,red\n", 1, "colour", "unknown column"),
+            ("app\na\n", 1, "dirty_mb", "required column is missing"),
+            ("app,dirty_mb\na,5\na,6\n", 3, "app", "already defined on line 2"),
+            ("app,dirty_mb,background_modes\na,5,audio|teleport\n", 2, "background_modes", "unknown mode 'teleport'"),
+            ("app,dirty_mb,cache_drop_on_background\na,5,1.5\n", 2, "cache_drop_on_background", "between 0 and 1"),
+            ("app,dirty_mb,compress_ratio\na,5,0.5\n", 2, "compress_ratio", "at least 1.0"),
+            ("app,dirty_mb\na,5,extra\n", 2, nil, "expected 2 fields, found 3"),
+            ("app,dirty_mb,exits_on_suspend\na,5,maybe\n", 2, "exits_on_suspend", "expected true or false"),
+            ("app,dirty_mb\n,5\n", 2, "app", "empty"),
+            ("", nil, nil, "empty"),
+        ]
+        for (csv, line, field, message) in cases {
+            let e = try error(csv)
+            #expect(e?.line == line, "\(csv)")
+            #expect(e?.field == field, "\(csv)")
+            #expect(e?.message.contains(message) == true, "\(csv): \(String(describing: e))")
+            #expect(e?.exitCode == InputError.dataError)
+            #expect(e?.description.hasPrefix(e?.file ?? "?") == true)
+        }
+    }
+}
+
+@Suite struct TraceFileTests {
+    let catalog = try! AppCatalog([AppProfile(name: "a", dirtyBytes: 1), AppProfile(name: "com.example.b", dirtyBytes: 1)])
+
+    func read(_ csv: String) throws -> [TraceEvent] {
+        let s = try Scratch()
+        return try TraceReader(path: try s.write("trace.csv", csv), catalog: catalog).readAll()
+    }
+
+    @Test func readsEveryEventKind() throws {
+        let events = try read("""
+        time,app,event,value
+        0,a,open,
+        1.5,com.example.b,open,
+        2,,home,
+        3,a,interrupt,30
+        4,a,bg_task,12.25
+        5,a,bg_launch,20
+        6,a,mode_start,audio
+        7,a,mode_stop,audio
+        8,a,alloc,-1.5
+        9,a,quit,
+
+        """)
+        #expect(events.map(\.kind) == [.open, .open, .home, .interrupt, .bgTask, .bgLaunch, .modeStart, .modeStop, .alloc, .quit])
+        #expect(events[1] == TraceEvent(time: 1_500_000, app: 1, kind: .open))
+        #expect(events[2].app == TraceEvent.noApp)
+        #expect(events[4].value == 12_250_000)
+        #expect(events[6].value == Int(BackgroundModes.audio.rawValue))
+        #expect(events[8].value == -(Units.mebibyte + Units.mebibyte / 2))
+    }
+
+    func error(_ csv: String) throws -> InputError? {
+        do { _ = try read(csv); return nil } catch let e as InputError { return e }
+    }
+
+    @Test func badTracesNameTheLineAndField() throws {
+        let cases: [(String, Int?, String?, String)] = [
+            ("time,app,event,value\n0,a,open,\n1,a,teleport,\n", 3, "event", "unknown event 'teleport'"),
+            ("time,app,event,value\n0,zz,open,\n", 2, "app", "unknown app 'zz'"),
+            ("time,app,event,value\n5,a,open,\n4,a,home,\n", 3, "time", "must not decrease"),
+            ("time,app,event,value\nnoon,a,open,\n", 2, "time", "expected seconds"),
+            ("time,app,event,value\n-1,a,open,\n", 2, "time", "must not be negative"),
+            ("time,app,event,value\n0,a,bg_task,-3\n", 2, "value", "must not be negative"),
+            ("time,app,event,value\n0,a,interrupt,\n", 2, "value", "needs a duration"),
+            ("time,app,event,value\n0,a,mode_start,flying\n", 2, "value", "unknown background mode"),
+            ("time,app,event,value\n0,a,alloc,big\n", 2, "value", "needs a size in MB"),
+            ("time,app,event,value\n0,,open,\n", 2, "app", "an app is required"),
+            ("when,who,what\n", 1, nil, "expected the header"),
+            ("time,app,event,value,extra\n", 1, "extra", "unknown column"),
+        ]
+        for (csv, line, field, message) in cases {
+            let e = try error(csv)
+            #expect(e?.line == line, "\(csv)")
+            #expect(e?.field == field, "\(csv)")
+            #expect(e?.message.contains(message) == true, "\(csv): \(String(describing: e))")
+        }
+    }
+}
+
+@Suite struct DeviceFileTests {
+    @Test func aDeviceFileStartsFromAPresetAndOverridesKeys() throws {
+        let d = try DeviceFile.parse("""
+        # a device with less reserve and the iOS 7 budget
+        base: iphone-x
+        name: my-x
+        reserve_mb: 400
+        app_limit_active_mb: 1500
+        app_limit_inactive_mb: 1000
+        compressor: false
+        os_era: ios7
+        soft_pct: 14
+        """, file: "d.yaml")
+        #expect(d.name == "my-x" && d.physicalBytes == 2785 * Units.mebibyte)
+        #expect(d.reserveBytes == 400 * Units.mebibyte)
+        #expect(d.appLimitActiveBytes == 1500 * Units.mebibyte && d.appLimitInactiveBytes == 1000 * Units.mebibyte && d.appLimitExplicit)
+        #expect(!d.compressor.enabled && d.backgroundTaskBudgetMicros == 180_000_000 && d.killThresholds.softPercent == 14)
+    }
+
+    @Test func aDeviceFromScratchAndInJSON() throws {
+        let d = try DeviceFile.parse(#"{"ram_mb": 6144, "app_limit_mb": 3000, "page_size_kb": 4}"#, file: "d.json")
+        #expect(d.physicalBytes == 6144 * Units.mebibyte && d.pageSize == 4096)
+        #expect(d.killThresholds == Device.KillThresholds.forPhysicalMemory(6144 * Units.mebibyte))
+    }
+
+    @Test func badDeviceFilesNameTheKey() {
+        let cases: [(String, String?, String)] = [
+            ("base: iphone-x\nram: 4\n", "ram", "unknown key"),
+            ("base: iphone-99\n", "base", "unknown device"),
+            ("ram_mb: lots\napp_limit_mb: 1\n", "ram_mb", "expected a size in MB"),
+            ("app_limit_mb: 100\n", "ram_mb", "required"),
+            ("base: iphone-x\nos_era: ios99\n", "os_era", "expected one of"),
+            ("base: iphone-x\nsoft_pct: 2\n", nil, "kill thresholds"),
+            ("- a\n- b\n", nil, "expected a mapping"),
+        ]
+        for (yaml, key, message) in cases {
+            do {
+                _ = try DeviceFile.parse(yaml, file: "bad.yaml")
+                Issue.record("accepted: \(yaml)")
+            } catch {
+                #expect(error.field == key, "\(yaml)")
+                #expect(error.message.contains(message), "\(yaml): \(error)")
+            }
+        }
+    }
+
+    @Test func unknownPresetIsAUsageError() {
+        do {
+            _ = try DeviceSource.resolve("iphone-99")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.exitCode == InputError.usage)
+            #expect(error.message.contains("iphone-xs"))
+        }
+    }
+}
+
+@Suite struct FixedPointTests {
+    @Test func formatsIntegerRatiosExactly() {
+        #expect(FixedPoint.format(3, over: 2, decimals: 2) == "1.50")
+        #expect(FixedPoint.format(2, over: 3, decimals: 4) == "0.6667")
+        #expect(FixedPoint.format(-1, over: 8, decimals: 2) == "-0.13")
+        #expect(FixedPoint.format(5, over: 0, decimals: 1) == "0.0")
+        #expect(FixedPoint.mebibytes(Units.mebibyte * 3 / 2) == "1.500")
+        #expect(FixedPoint.seconds(Int.max) == "9223372036854.776")
+        #expect(CSVLine.of(["a,b", "say \"x\"", "plain"]) == "\"a,b\",\"say \"\"x\"\"\",plain\n")
+    }
+}
