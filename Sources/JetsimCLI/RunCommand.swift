@@ -49,6 +49,9 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "OS era, which sets the background-task budget: ios6 (600 s), ios7 (180 s), ios13 (30 s, the default).")
     var osEra: String?
 
+    @Flag(help: "Turn on the freezer: idle suspended apps are written to NAND below 50 % available memory (band 75).")
+    var freezer = false
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -71,6 +74,7 @@ public struct RunCommand: ParsableCommand {
         let policyValue = try PolicyRegistry.make(try PolicySpec(parsing: policy))
         var deviceValue = try DeviceSource.resolve(device)
         if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
+        if freezer { deviceValue.freezer.enabled = true }
         let catalog = try CatalogFile.read(path: apps)
         let reader = try TraceReader(path: trace, catalog: catalog)
         var options = SimulationOptions()

@@ -10,7 +10,8 @@ public enum DeviceFile {
         "app_limit_inactive_mb", "app_limit_fatal", "critical_pct", "idle_pct", "soft_pct",
         "pressure_warning_pct", "pressure_warning_exit_pct", "pressure_critical_pct", "pressure_critical_exit_pct",
         "compressor", "compress_ratio", "compressor_pool_mb", "os_era", "bg_task_budget_s", "launch_watchdog_s",
-        "aging_s", "sustained_pressure_s", "purgeable_ripen_s",
+        "aging_s", "sustained_pressure_s", "purgeable_ripen_s", "freezer", "freezer_pct", "freezer_max_frozen",
+        "freezer_daily_write_mb", "freezer_min_resident_mb", "thaw_ms_per_mb",
     ]
 
     public static func read(path: String) throws(InputError) -> Device {
@@ -124,6 +125,12 @@ public enum DeviceFile {
         if let v = try number("aging_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.agingMicros = v }
         if let v = try number("sustained_pressure_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.sustainedPressureMicros = v }
         if let v = try number("purgeable_ripen_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.purgeableRipenMicros = v }
+        if let v = try flag("freezer") { device.freezer.enabled = v }
+        if let v = try percent("freezer_pct") { device.freezer.thresholdPercent = v }
+        if let v = try number("freezer_max_frozen", unit: 1, expected: "a whole number of apps") { device.freezer.maxFrozen = v }
+        if let v = try number("freezer_daily_write_mb", unit: mb, expected: "a size in MB") { device.freezer.dailyWriteBudgetBytes = v }
+        if let v = try number("freezer_min_resident_mb", unit: mb, expected: "a size in MB") { device.freezer.minResidentBytes = v }
+        if let v = try number("thaw_ms_per_mb", unit: Units.microsPerMilli, expected: "milliseconds per MB") { device.freezer.thawMicrosPerMebibyte = v }
         if let problem = device.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }
         return device.normalized()
     }

@@ -22,7 +22,7 @@ public enum ReportFiles {
             + ["user_visible_kills", "purged_mb", "memory_warnings", "oom_events", "mean_launch_ms", "p95_launch_ms",
                "time_warning_s", "time_critical_s", "mean_resident_apps", "jetsam_kills", "relaunches_after_kill",
                "background_launches", "kills_avoided_by_purge", "terminations", "ignored_events", "compressed_mb",
-               "peak_compressor_mb"]
+               "peak_compressor_mb", "freezes", "thaws", "frozen_written_mb"]
     }
 
     public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
@@ -35,7 +35,8 @@ public enum ReportFiles {
                String(r.p95LaunchMillis), FixedPoint.seconds(r.microsAtWarning), FixedPoint.seconds(r.microsAtCritical),
                meanResidentApps(r), String(r.jetsamKills), String(r.relaunchesAfterKill), String(r.backgroundLaunches),
                String(r.killsAvoidedByPurge), String(r.terminations), String(r.ignoredEvents),
-               FixedPoint.mebibytes(r.compressedBytes), FixedPoint.mebibytes(r.peakCompressorBytes)]
+               FixedPoint.mebibytes(r.compressedBytes), FixedPoint.mebibytes(r.peakCompressorBytes),
+               String(r.freezes), String(r.thaws), FixedPoint.mebibytes(r.frozenWrittenBytes)]
     }
 
     static func meanResidentApps(_ r: SimulationResult) -> String {

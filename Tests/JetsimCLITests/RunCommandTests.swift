@@ -171,6 +171,26 @@ func files(in directory: String) -> [String] {
         #expect(try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--os-era", "ios99"]).status == 64)
     }
 
+    /// The value of `column` in a one-row summary.csv.
+    func summaryValue(_ path: String, _ column: String) throws -> String? {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        guard lines.count == 2, let k = lines[0].split(separator: ",").firstIndex(of: Substring(column)) else { return nil }
+        // The policy cell is quoted and holds commas: count fields from the end instead.
+        let header = lines[0].split(separator: ","), row = lines[1].split(separator: ",")
+        return String(row[row.count - (header.count - k)])
+    }
+
+    @Test func freezerFlagTurnsTheFreezerOn() throws {
+        let dir = try scratch()
+        for flag in [[], ["--freezer"]] {
+            let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(flag.count)", "--quiet"] + flag)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(try summaryValue(dir + "/0/summary.csv", "freezes") == "0")
+        #expect(try Int(summaryValue(dir + "/1/summary.csv", "freezes") ?? "") ?? 0 > 0)
+    }
+
     @Test func devicesListsThePresets() throws {
         let r = try CLI.run(["devices", "--csv"])
         #expect(r.status == 0)

@@ -194,6 +194,12 @@ func scaled(_ text: String, unit: Int) -> Int? {
         #expect(!d.compressor.enabled && d.backgroundTaskBudgetMicros == 180_000_000 && d.killThresholds.softPercent == 14)
     }
 
+    @Test func freezerKeys() throws {
+        let d = try DeviceFile.parse("base: iphone-xs\nfreezer: true\nfreezer_pct: 40\nfreezer_max_frozen: 5\nfreezer_daily_write_mb: 512\nthaw_ms_per_mb: 1.5\n", file: "f.yaml")
+        #expect(d.freezer.enabled && d.freezer.thresholdPercent == 40 && d.freezer.maxFrozen == 5)
+        #expect(d.freezer.dailyWriteBudgetBytes == 512 * Units.mebibyte && d.freezer.thawMicrosPerMebibyte == 1500)
+    }
+
     @Test func aDeviceFromScratchAndInJSON() throws {
         let d = try DeviceFile.parse(#"{"ram_mb": 6144, "app_limit_mb": 3000, "page_size_kb": 4}"#, file: "d.json")
         #expect(d.physicalBytes == 6144 * Units.mebibyte && d.pageSize == 4096)

@@ -3,7 +3,7 @@
 /// Invariants (checked by `Simulator._checkInvariants()` in debug builds):
 /// - a Not running app holds no memory and no activity;
 /// - every byte quantity is ≥ 0 and a multiple of the device page size;
-/// - `dirtyCompressed > 0` only while Suspended; `purgeableVolatile` only outside the foreground.
+/// - `dirtyCompressed > 0` and `frozen` only while Suspended; `purgeableVolatile` only outside the foreground.
 struct AppRuntime {
     var state: AppState = .notRunning
     var priorityClass: PriorityClass = .none
@@ -19,6 +19,9 @@ struct AppRuntime {
     var dirtyCompressed = 0
     /// The same memory's size in the compressor pool.
     var compressedPhysical = 0
+    /// Dirty memory the freezer wrote to NAND, at its uncompressed size: footprint, but not in RAM.
+    var dirtyFrozen = 0
+    var frozen = false
     var cache = 0
     var purgeable = 0
     var purgeableVolatile = false
@@ -64,6 +67,8 @@ struct AppRuntime {
     var coldLaunches = 0
     var resumes = 0
     var watchdogFailures = 0
+    /// Resumes that had to thaw frozen memory, and their total extra latency (ms).
+    var thawedResumes = 0
     var backgroundLaunches = 0
     var kills = 0
     var peakFootprint = 0
@@ -72,7 +77,7 @@ struct AppRuntime {
     var accruedAt = 0
 
     var footprint: Int {
-        dirtyResident + dirtyCompressed + cache + (purgeableVolatile ? 0 : purgeable) + backingStore + imageCache
+        dirtyResident + dirtyCompressed + dirtyFrozen + cache + (purgeableVolatile ? 0 : purgeable) + backingStore + imageCache
     }
 
     /// Physical memory the app holds outside the compressor.

@@ -14,6 +14,11 @@ struct MetricsCollector {
     var compressedBytes = 0
     var peakCompressorBytes = 0
     var microsAtLevel = [0, 0, 0]
+    var freezes = 0
+    var thaws = 0
+    var frozenWrittenBytes = 0
+    /// Latencies of resumes that thawed frozen memory: latency (ms) → count.
+    var thawedResumeLatencies: [Int: Int] = [:]
     /// Σ resident apps × µs.
     var residentAppMicros: Int128 = 0
 }
@@ -55,6 +60,9 @@ public struct SimulationResult: Sendable {
     public var ignoredEvents: Int
     public var compressedBytes: Int
     public var peakCompressorBytes: Int
+    public var freezes: Int
+    public var thaws: Int
+    public var frozenWrittenBytes: Int
     /// Σ launch latencies (ms) and the p95 by nearest rank.
     public var totalLaunchMillis: Int
     public var p95LaunchMillis: Int

@@ -67,6 +67,11 @@ extension Simulator {
         apps[i].taskDeadline = 0
         apps[i].taskGrantRevoked = false
         if apps[i].dirtyCompressed > 0 { decompress(i) }
+        if apps[i].frozen {
+            let latency = profiles[i].resumeMillis + thaw(i)
+            apps[i].thawedResumes += 1
+            metrics.thawedResumeLatencies[latency, default: 0] += 1
+        }
         transition(i, to: .inactive, .willEnterForeground, cause: .user)
         restoreForegroundMemory(i)
         transition(i, to: .active, .didBecomeActive, cause: .user)
@@ -185,6 +190,7 @@ extension Simulator {
             apps[i].backgroundEntryTime = now
         case .suspended:
             if apps[i].dirtyCompressed > 0 { decompress(i) }
+            if apps[i].frozen { _ = thaw(i) }
             transition(i, to: .background, .performBackgroundWake, cause: .system)
             apps[i].backgroundEntryTime = now
         case .background:
@@ -295,7 +301,7 @@ extension Simulator {
         case .notRunning: cls = .none
         case .active, .inactive: cls = Int32(i) == foreground ? .foreground : .backgroundWork
         case .background: cls = a.activity(declared: profiles[i].backgroundModes).contains(.audio) ? .audio : .backgroundWork
-        case .suspended: cls = now < a.agingUntil ? .aging : .idle
+        case .suspended: cls = a.frozen ? .frozen : now < a.agingUntil ? .aging : .idle
         }
         guard cls != a.priorityClass else { return }
         let band = cls == .none ? -1 : policy.band(for: cls)

@@ -134,6 +134,42 @@ extension Simulator {
         memory.free -= logical - physical
     }
 
+    /// The freezer writes the app's dirty memory (resident and compressed) to NAND, compressed; it leaves RAM
+    /// and the compressor but stays in the footprint. Fails when the day's write budget would be exceeded.
+    mutating func freeze(_ i: Int) -> Bool {
+        let logical = apps[i].dirtyResident + apps[i].dirtyCompressed
+        let written = Units.roundUp((logical * 1000 + compressRatios[i] - 1) / compressRatios[i], to: device.pageSize)
+        guard freezerDayWritten + written <= device.freezer.dailyWriteBudgetBytes else { return false }
+        accrue(i)
+        memory.free += apps[i].dirtyResident + apps[i].compressedPhysical
+        memory.compressorPool -= apps[i].compressedPhysical
+        memory.compressedLogical -= apps[i].dirtyCompressed
+        apps[i].dirtyFrozen = logical
+        apps[i].dirtyResident = 0
+        apps[i].dirtyCompressed = 0
+        apps[i].compressedPhysical = 0
+        apps[i].frozen = true
+        frozenCount += 1
+        freezerDayWritten += written
+        metrics.freezes += 1
+        metrics.frozenWrittenBytes += written
+        return true
+    }
+
+    /// Frozen pages are read back into RAM; returns the extra latency (ms) the thaw costs.
+    mutating func thaw(_ i: Int) -> Int {
+        let bytes = apps[i].dirtyFrozen
+        apps[i].dirtyResident += bytes
+        apps[i].dirtyFrozen = 0
+        apps[i].frozen = false
+        frozenCount -= 1
+        memory.free -= bytes
+        metrics.thaws += 1
+        let (high, low) = bytes.multipliedFullWidth(by: device.freezer.thawMicrosPerMebibyte)
+        let (micros, _) = Units.mebibyte.dividingFullWidth((high, low))
+        return (micros + Units.microsPerMilli - 1) / Units.microsPerMilli
+    }
+
     /// The process is gone: all its memory returns to the free pool.
     mutating func releaseAllMemory(_ i: Int) {
         accrue(i)
@@ -145,6 +181,9 @@ extension Simulator {
         apps[i].dirtyResident = 0
         apps[i].dirtyCompressed = 0
         apps[i].compressedPhysical = 0
+        if apps[i].frozen { frozenCount -= 1 }
+        apps[i].dirtyFrozen = 0
+        apps[i].frozen = false
         apps[i].cache = 0
         apps[i].purgeable = 0
         apps[i].purgeableVolatile = false

@@ -1,4 +1,5 @@
-// The kernel's response to low memory, in its order (xnu-jetsam.md §2, §3, §6, §7):
+// The kernel's response to low memory, in its order (xnu-jetsam.md §2, §3, §6, §7, §8):
+//   –  below the freezer threshold (50 %), the freezer writes idle suspended apps to NAND (when enabled);
 //   0. the VM reclaims clean pages, purges ripe volatile memory (all of it below the critical threshold) and
 //      compresses suspended apps' dirty pages;
 //   1. pressure levels change (with hysteresis) and running apps get memory warnings;
@@ -21,6 +22,7 @@ extension Simulator {
     mutating func respondToPressure() {
         compressorExhausted = false
         reclaimCleanPages()
+        if device.freezer.enabled && available < device.freezerBytes { runFreezer() }
         let soft = device.softBytes
         if available < soft && device.compressor.enabled {
             // With the compressor off, volatile memory already counts as available and is purged on demand.
@@ -37,6 +39,27 @@ extension Simulator {
         reclaimCleanPages()
         updatePressureLevel()
         if available >= device.criticalBytes { inOutOfMemory = false }
+    }
+
+    /// Freezes idle suspended apps, least recently used first, within the freezer's count and daily write budget.
+    private mutating func runFreezer() {
+        let day = (now - startTime) / (86_400 * Units.microsPerSecond)
+        if day != freezerDay {
+            freezerDay = day
+            freezerDayWritten = 0
+        }
+        while frozenCount < device.freezer.maxFrozen && available < device.freezerBytes {
+            var best: Int?
+            var bestTime = Int.max
+            for i in apps.indices where apps[i].priorityClass == .idle && !apps[i].frozen
+                && apps[i].residentBytes >= device.freezer.minResidentBytes && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
+                && apps[i].lastForegroundTime < bestTime {
+                best = i
+                bestTime = apps[i].lastForegroundTime
+            }
+            guard let i = best, freeze(i) else { return }
+            refreshPriorityClass(i)
+        }
     }
 
     /// The suspended app with resident dirty memory that was in the foreground longest ago.

@@ -42,6 +42,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var residentCount = 0
     var suspendedCount = 0
     var compressorExhausted = false
+    var frozenCount = 0
+    /// NAND bytes the freezer wrote in the current simulated day, and which day that is.
+    var freezerDayWritten = 0
+    var freezerDay = 0
     var inOutOfMemory = false
     var metrics = MetricsCollector()
     var kills: [KillRecord] = []
@@ -112,9 +116,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             let failedMillis = device.timers.launchWatchdogMicros / Units.microsPerMilli
             latencies.append((p.coldLaunchMillis, a.coldLaunches - a.watchdogFailures))
             latencies.append((failedMillis, a.watchdogFailures))
-            latencies.append((p.resumeMillis, a.resumes))
+            latencies.append((p.resumeMillis, a.resumes - a.thawedResumes))
             totalLaunchMillis += p.coldLaunchMillis * (a.coldLaunches - a.watchdogFailures)
-                + failedMillis * a.watchdogFailures + p.resumeMillis * a.resumes
+                + failedMillis * a.watchdogFailures + p.resumeMillis * (a.resumes - a.thawedResumes)
+        }
+        for (latency, count) in metrics.thawedResumeLatencies.sorted(by: { $0.key < $1.key }) {
+            latencies.append((latency, count))
+            totalLaunchMillis += latency * count
         }
         var byReason: [KillReason: Int] = [:]
         for r in KillReason.allCases { byReason[r] = metrics.killsByReason[Int(r.rawValue)] }
@@ -135,6 +143,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             purgedBytes: metrics.purgedBytes, memoryWarnings: metrics.memoryWarnings, oomEvents: metrics.oomEvents,
             terminations: metrics.terminations, ignoredEvents: metrics.ignoredEvents,
             compressedBytes: metrics.compressedBytes, peakCompressorBytes: metrics.peakCompressorBytes,
+            freezes: metrics.freezes, thaws: metrics.thaws, frozenWrittenBytes: metrics.frozenWrittenBytes,
             totalLaunchMillis: totalLaunchMillis, p95LaunchMillis: nearestRankPercentile(latencies, percent: 95),
             microsAtWarning: metrics.microsAtLevel[1],
             microsAtCritical: metrics.microsAtLevel[2], residentAppMicros: metrics.residentAppMicros,
@@ -240,7 +249,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// per-app sums, byte counts are page-aligned and non-negative, and states agree with activity.
     public func invariantViolations() -> [String] {
         var problems: [String] = []
-        var resident = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0
+        var resident = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0, frozen = 0
         let page = device.pageSize
         for (i, a) in apps.enumerated() {
             resident += a.residentBytes
@@ -248,12 +257,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             volatile += a.volatileBytes
             pool += a.compressedPhysical
             logical += a.dirtyCompressed
-            for v in [a.dirtyResident, a.dirtyCompressed, a.compressedPhysical, a.cache, a.purgeable,
+            for v in [a.dirtyResident, a.dirtyCompressed, a.dirtyFrozen, a.compressedPhysical, a.cache, a.purgeable,
                       a.backingStore, a.imageCache, a.fileBacked] where v < 0 || v % page != 0 {
                 problems.append("app \(i): byte count \(v) negative or not page-aligned")
             }
             if a.state == .notRunning {
-                if a.residentBytes != 0 || a.dirtyCompressed != 0 || a.compressedPhysical != 0 {
+                if a.residentBytes != 0 || a.dirtyCompressed != 0 || a.compressedPhysical != 0 || a.dirtyFrozen != 0 || a.frozen {
                     problems.append("app \(i) is not running but holds memory")
                 }
                 if a.taskWorkEnd != 0 || a.wakeUntil != 0 || !a.modes.isEmpty { problems.append("app \(i) is not running but active") }
@@ -262,6 +271,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             }
             if a.state == .suspended { suspended += 1 }
             if a.dirtyCompressed > 0 && a.state != .suspended { problems.append("app \(i) runs with compressed memory") }
+            if a.frozen && (a.state != .suspended || a.priorityClass != .frozen) { problems.append("app \(i) is frozen but \(a.state)") }
+            if a.frozen { frozen += 1 }
             if Int32(i) == foreground {
                 if a.state != .active && a.state != .inactive { problems.append("foreground app \(i) is \(a.state)") }
                 if a.purgeableVolatile { problems.append("foreground app \(i) has volatile purgeable memory") }
@@ -274,7 +285,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
         if fileBacked != memory.fileBacked || volatile != memory.volatilePurgeable { problems.append("ledger aggregates drifted") }
         if pool != memory.compressorPool || logical != memory.compressedLogical { problems.append("compressor ledger drifted") }
-        if residentApps != residentCount || suspended != suspendedCount { problems.append("resident counts drifted") }
+        if residentApps != residentCount || suspended != suspendedCount || frozen != frozenCount { problems.append("resident counts drifted") }
+        if frozenCount > device.freezer.maxFrozen { problems.append("\(frozenCount) frozen apps exceed the freezer's limit") }
         return problems
     }
 }

@@ -21,6 +21,7 @@ public struct Device: Sendable, Equatable {
     /// Whether the limits were set explicitly (warning at 80 %) or are the device default (warning 100 MB below).
     public var appLimitExplicit: Bool
     public var compressor: Compressor
+    public var freezer: Freezer
     /// Background-task time the OS grants after an app leaves the foreground (OS era: 600 / 180 / 30 s).
     public var backgroundTaskBudgetMicros: Int
     /// Kernel and system timers (xnu-jetsam.md §9, ios-app-lifecycle.md).
@@ -62,6 +63,22 @@ public struct Device: Sendable, Equatable {
             self.ratioMilli = ratioMilli
             self.poolLimitBytes = poolLimitBytes
         }
+    }
+
+    /// iOS's freezer (xnu-jetsam.md §8): when available memory is below `thresholdPercent` of RAM, idle suspended
+    /// apps (least recently used first, at least `minResidentBytes` resident) have their dirty memory compressed
+    /// and written to NAND and move to the frozen band. Frozen pages still count in the footprint; a resume thaws
+    /// them (slower than a plain resume, far faster than a cold launch). Off by default.
+    public struct Freezer: Sendable, Equatable {
+        public var enabled = false
+        public var thresholdPercent = 50
+        public var maxFrozen = 20
+        /// NAND writes allowed per simulated day (2048 MB).
+        public var dailyWriteBudgetBytes = 2048 * Units.mebibyte
+        public var minResidentBytes = 8 * Units.mebibyte
+        /// Extra resume latency per MiB of frozen memory read back (2 ms, a model choice).
+        public var thawMicrosPerMebibyte = 2_000
+        public init() {}
     }
 
     public struct SystemTimers: Sendable, Equatable {
@@ -108,6 +125,7 @@ public struct Device: Sendable, Equatable {
         appLimitFatal = true
         appLimitExplicit = false
         compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: physicalBytes / 4)
+        freezer = .init()
         backgroundTaskBudgetMicros = OSEra.ios13.backgroundTaskBudgetMicros
         timers = .init()
         self.source = source
@@ -117,6 +135,7 @@ public struct Device: Sendable, Equatable {
     public var criticalBytes: Int { physicalBytes / 100 * killThresholds.criticalPercent }
     public var idleBytes: Int { physicalBytes / 100 * killThresholds.idlePercent }
     public var softBytes: Int { physicalBytes / 100 * killThresholds.softPercent }
+    public var freezerBytes: Int { physicalBytes / 100 * freezer.thresholdPercent }
 
     /// The per-app warning level: 80 % of an explicit limit, 100 MB below the default one (xnu-jetsam.md §5).
     public func warningLevel(forLimit limit: Int) -> Int {
@@ -152,6 +171,9 @@ public struct Device: Sendable, Equatable {
         if appLimitActiveBytes <= 0 || appLimitInactiveBytes <= 0 { problems.append("app memory limits must be positive") }
         if compressor.ratioMilli < 1000 { problems.append("the compression ratio must be at least 1.0") }
         if compressor.poolLimitBytes < 0 { problems.append("the compressor pool limit must not be negative") }
+        if freezer.thresholdPercent < 0 || freezer.thresholdPercent > 100 || freezer.maxFrozen < 0 || freezer.dailyWriteBudgetBytes < 0 {
+            problems.append("freezer settings must be non-negative (threshold a percentage)")
+        }
         if backgroundTaskBudgetMicros < 0 { problems.append("the background-task budget must not be negative") }
         return problems
     }

@@ -1,0 +1,77 @@
+@testable import JetsimCore
+import Testing
+
+/// The freezer (xnu-jetsam.md §8).
+@Suite struct FreezerTests {
+    func freezerDevice(maxFrozen: Int = 20, dailyMB: Int = 2048) -> Device {
+        var d = testDevice(limitMB: 2000)
+        d.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(200))
+        d.freezer.enabled = true
+        d.freezer.maxFrozen = maxFrozen
+        d.freezer.dailyWriteBudgetBytes = mb(dailyMB)
+        return d
+    }
+
+    @Test func idleAppsAreFrozenOutOfRamKeepingTheirFootprint() throws {
+        var h = try Harness(device: freezerDevice(), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("fg", at: 10)          // available 400 < 50 %; "a" is aging until 12 s
+        #expect(h.sim.priorityClass(of: h.id("a")) == .aging)
+        h.event(13, .alloc, "fg", value: 0)
+        #expect(h.sim.priorityClass(of: h.id("a")) == .frozen)
+        #expect(h.sim.band(of: h.id("a")) == 75)
+        #expect(h.footprint("a") == mb(200))
+        #expect(h.sim.freeBytes == mb(600))
+        let r = h.finish()
+        #expect(r.freezes == 1 && r.frozenWrittenBytes == mb(100))
+    }
+
+    @Test func aResumeThawsAndCostsExtraLatency() throws {
+        var h = try Harness(device: freezerDevice(), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("fg", at: 10)
+        h.event(13, .alloc, "fg", value: 0)
+        h.open("a", at: 20)
+        #expect(h.sim.priorityClass(of: h.id("a")) == .foreground)
+        #expect(h.footprint("a") == mb(200))
+        let r = h.finish()
+        #expect(r.thaws == 1)
+        // launches: a cold (1000), fg cold (1000), a resume 100 + 200 MB × 2 ms = 500
+        #expect(r.totalLaunchMillis == 1000 + 1000 + 500)
+        #expect(r.p95LaunchMillis == 1000)
+    }
+
+    @Test func frozenAppsOutliveIdleOnes() throws {
+        var h = try Harness(device: freezerDevice(maxFrozen: 1),
+                            apps: [bareApp("old", dirtyMB: 200), bareApp("newer", dirtyMB: 150), bareApp("fg", dirtyMB: 450), bareApp("big", dirtyMB: 420)],
+                            policy: XNUPolicy())
+        h.open("old", at: 0)
+        h.open("newer", at: 10)
+        h.open("fg", at: 20)
+        h.event(23, .alloc, "fg", value: 0)        // "old" frozen (LRU); only one may be
+        #expect(h.sim.priorityClass(of: h.id("old")) == .frozen)
+        #expect(h.sim.priorityClass(of: h.id("newer")) == .idle)
+        h.open("big", at: 30)                       // compression is not enough: the idle band goes before the frozen one
+        #expect(h.state("newer") == .notRunning)
+        #expect(h.state("old") == .suspended)
+    }
+
+    @Test func theDailyWriteBudgetLimitsFreezing() throws {
+        var h = try Harness(device: freezerDevice(dailyMB: 120),
+                            apps: [bareApp("a", dirtyMB: 200), bareApp("b", dirtyMB: 200), bareApp("fg", dirtyMB: 300)], policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("b", at: 5)
+        h.open("fg", at: 10)
+        h.event(13, .alloc, "fg", value: 0)
+        #expect(h.finish().freezes == 1)            // 100 MB written; a second would exceed 120 MB
+    }
+
+    @Test func theFreezerIsOffByDefault() throws {
+        var h = try Harness(device: testDevice(limitMB: 2000), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("fg", at: 10)
+        h.event(100, .alloc, "fg", value: 0)
+        #expect(h.finish().freezes == 0)
+        #expect(!DevicePresets.all.contains { $0.freezer.enabled })
+    }
+}
