@@ -103,6 +103,9 @@ public struct RunCommand: ParsableCommand {
                                       catalog: catalog, options: options, reader: reader).0
             }
             try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
+            if result.samplesTruncated {
+                printError("warning: timeseries.csv stops after \(result.samples.count) samples; use a larger --sample-interval for this trace")
+            }
             if !quiet { printSummary(result, directory: directory) }
         } catch {
             if createdDirectory { rmdir(directory) }   // leaves nothing behind; fails harmlessly if not empty

@@ -53,10 +53,11 @@ public enum CatalogFile {
             if let v = try row.mebibytes("file_backed_mb") { p.fileBackedBytes = v }
             if let v = try row.scaled("compress_ratio", unit: 1000, expected: "a ratio of at least 1.0 (e.g. 2.5)") {
                 guard v >= 1000 else { throw row.error("compress_ratio", "must be at least 1.0") }
+                guard v <= 1_000_000 else { throw row.error("compress_ratio", "must be at most 1000") }
                 p.compressRatioMilli = v
             }
-            if let v = try row.nonNegative("cold_launch_ms", unit: 1, expected: "milliseconds") { p.coldLaunchMillis = v }
-            if let v = try row.nonNegative("resume_ms", unit: 1, expected: "milliseconds") { p.resumeMillis = v }
+            if let v = try row.milliseconds("cold_launch_ms") { p.coldLaunchMillis = v }
+            if let v = try row.milliseconds("resume_ms") { p.resumeMillis = v }
             if let i = index["background_modes"] {
                 let text = reader.string(i).trimmingSpaces
                 for part in text.split(separator: "|") {
@@ -68,7 +69,10 @@ public enum CatalogFile {
                 }
             }
             if let v = try row.boolean("exits_on_suspend") { p.exitsOnSuspend = v }
-            if let v = try row.nonNegative("bg_task_s", unit: Units.microsPerSecond, expected: "seconds") { p.backgroundTaskMicros = v }
+            if let v = try row.nonNegative("bg_task_s", unit: Units.microsPerSecond, expected: "seconds") {
+                guard v <= DecimalParser.maxMicros else { throw row.error("bg_task_s", "is too large") }
+                p.backgroundTaskMicros = v
+            }
             if let v = try row.boolean("ends_task_on_expiry") { p.endsTaskOnExpiry = v }
             profiles.append(p)
         }
@@ -117,7 +121,14 @@ struct RowFields {
 
     func mebibytes(_ field: String, required: Bool = false) throws(InputError) -> Int? {
         let v = try nonNegative(field, unit: Units.mebibyte, expected: "a size in MB (decimals allowed)")
+        if let v, v > DecimalParser.maxBytes { throw error(field, "is too large (at most 1 PiB), found '\(text(field))'") }
         if v == nil && required { throw error(field, "a value is required") }
+        return v
+    }
+
+    func milliseconds(_ field: String) throws(InputError) -> Int? {
+        let v = try nonNegative(field, unit: 1, expected: "milliseconds")
+        if let v, v > DecimalParser.maxMicros / Units.microsPerMilli { throw error(field, "is too large, found '\(text(field))'") }
         return v
     }
 

@@ -1,5 +1,10 @@
 /// Exact parsing of decimal numbers from bytes into scaled integers (no floating point anywhere).
 public enum DecimalParser {
+    /// Largest time or duration accepted from input, µs (about 36 000 years): sums of two stay far from overflow.
+    public static let maxMicros = 1 << 60
+    /// Largest size accepted from input, bytes (1 PiB).
+    public static let maxBytes = 1 << 50
+
     /// Trims ASCII spaces and tabs.
     @inline(__always)
     static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {

@@ -42,6 +42,7 @@ public final class TraceReader {
         let time = reader.withField(timeColumn) { DecimalParser.scaled($0, unit: Units.microsPerSecond) }
         guard let time else { throw fail("time", "expected seconds (decimals allowed), found \(found(timeColumn))") }
         guard time >= 0 else { throw fail("time", "must not be negative, found \(found(timeColumn))") }
+        guard time <= DecimalParser.maxMicros else { throw fail("time", "is too large, found \(found(timeColumn))") }
         guard time >= lastTime else {
             throw fail("time", "times must not decrease: \(found(timeColumn)) comes after \(FixedPoint.seconds(lastTime)) s")
         }
@@ -68,11 +69,13 @@ public final class TraceReader {
                 throw fail("value", "'\(kind.traceName)' needs a duration in seconds, found \(found(valueIndex))")
             }
             guard v >= 0 else { throw fail("value", "a duration must not be negative, found \(found(valueIndex))") }
+            guard v <= DecimalParser.maxMicros else { throw fail("value", "the duration is too large, found \(found(valueIndex))") }
             value = v
         case .signedMebibytes:
             guard let v = reader.withField(valueIndex, { DecimalParser.scaled($0, unit: Units.mebibyte) }) else {
                 throw fail("value", "'alloc' needs a size in MB (negative frees), found \(found(valueIndex))")
             }
+            guard v.magnitude <= UInt(DecimalParser.maxBytes) else { throw fail("value", "the size is too large (at most 1 PiB), found \(found(valueIndex))") }
             value = v
         case .mode:
             let name = reader.string(valueIndex).trimmingSpaces

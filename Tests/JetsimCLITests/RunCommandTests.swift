@@ -191,6 +191,17 @@ func files(in directory: String) -> [String] {
         #expect(try Int(summaryValue(dir + "/1/summary.csv", "freezes") ?? "") ?? 0 > 0)
     }
 
+    @Test func aTraceWithAHugeGapFinishesAndWarnsAboutTheTimeseries() throws {
+        let dir = try scratch()
+        let trace = dir + "/gap.csv"
+        // A stray first row at 0 before epoch timestamps: 54 years of simulated time.
+        try "time,app,event,value\n0,safari,open,\n1700000000,mail,open,\n1700000060,,home,\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", trace, "--out", dir + "/o", "--quiet"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("warning: timeseries.csv stops after 1000000 samples"))
+        #expect(try summaryValue(dir + "/o/summary.csv", "launches") == "2")
+    }
+
     @Test func devicesListsThePresets() throws {
         let r = try CLI.run(["devices", "--csv"])
         #expect(r.status == 0)

@@ -77,6 +77,28 @@ import Testing
         #expect(h.footprint("a") == mb(112))   // capped
     }
 
+    @Test func growthCrossesTheLimitAtTheExactMicrosecond() throws {
+        // 1 MiB/s from 100 MB: the warning level (300 MB) at 200 s, the 400 MB limit exceeded by one page
+        // (16 KiB more) at 300 s + 16384 / 2^20 s.
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000) }],
+                            device: testDevice(limitMB: 400))
+        h.open("a", at: 0)
+        h.event(10_000, .alloc, "a", value: 0)
+        let r = h.finish()
+        #expect(h.records("a").first { $0.callback == .didReceiveMemoryWarning }?.time == sec(200))
+        #expect(r.kills.map(\.reason) == [.perProcessLimit])
+        #expect(r.kills.first?.time == 300_015_625)
+        #expect(r.kills.first?.footprintBytes == mb(400) + 16 * 1024)
+    }
+
+    @Test func aLongForegroundSessionCostsOnlyAFewTimers() throws {
+        var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = 1; $0.maxDirtyBytes = mb(200) }])
+        h.open("a", at: 0)
+        h.event(Double(365 * 86_400), .alloc, "a", value: 0)   // a year in front, growing one byte a minute
+        #expect(h.sim.timers.count < 10)
+        #expect(h.footprint("a") == mb(100) + Units.roundDown(365 * 1440, to: 16 * 1024))
+    }
+
     @Test func dirtyMemoryDoesNotGrowOutsideTheForeground() throws {
         var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = mb(6) }, bareApp("b", dirtyMB: 10)])
         h.open("a", at: 0)

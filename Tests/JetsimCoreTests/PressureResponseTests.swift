@@ -161,6 +161,23 @@ import Testing
         #expect(r.kills.first?.time == sec(610))
     }
 
+    @Test func sustainedPressureWaitsForAnIdleAppInsteadOfTicking() throws {
+        var h = try harness([bareApp("late", dirtyMB: 30), bareApp("fg", dirtyMB: 860)])
+        let month = Double(86_400 * 30)
+        h.open("fg", at: 0)                         // warning from the start (available 140), nobody idle
+        h.event(month, .alloc, "fg", value: 0)      // a month under pressure: no timer chain
+        #expect(h.sim.timers.count < 10)
+        #expect(h.sim.pressureLevel == .warning)
+        h.bgLaunch("late", seconds: 5, at: month + 1)   // available 110: still warning, above idle
+        h.event(month + 7.9, .alloc, "fg", value: 0)
+        #expect(h.state("late") == .suspended)          // aging until month + 8 s
+        h.event(month + 8.1, .alloc, "fg", value: 0)    // idle: the paused chain resumes at once
+        #expect(h.state("late") == .notRunning)
+        let r = h.finish()
+        #expect(r.killsByReason[.sustainedMemoryPressure] == 1)
+        #expect(r.kills.first?.time == sec(86_400 * 30 + 8))
+    }
+
     @Test func softLimitsMakeOverLimitAppsTheFirstHighwaterVictims() throws {
         var device = testDevice(limitMB: 300)
         device.appLimitFatal = false

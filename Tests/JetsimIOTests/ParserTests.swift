@@ -103,6 +103,8 @@ func scaled(_ text: String, unit: Int) -> Int? {
             ("app,dirty_mb\na,5,extra\n", 2, nil, "expected 2 fields, found 3"),
             ("app,dirty_mb,exits_on_suspend\na,5,maybe\n", 2, "exits_on_suspend", "expected true or false"),
             ("app,dirty_mb\n,5\n", 2, "app", "empty"),
+            ("app,dirty_mb\na,99999999999\n", 2, "dirty_mb", "too large"),
+            ("app,dirty_mb,cold_launch_ms\na,5,99999999999999999\n", 2, "cold_launch_ms", "too large"),
             ("", nil, nil, "empty"),
         ]
         for (csv, line, field, message) in cases {
@@ -164,6 +166,9 @@ func scaled(_ text: String, unit: Int) -> Int? {
             ("time,app,event,value\n0,a,alloc,big\n", 2, "value", "needs a size in MB"),
             ("time,app,event,value\n0,,open,\n", 2, "app", "an app is required"),
             ("when,who,what\n", 1, nil, "expected the header"),
+            ("time,app,event,value\n0,a,bg_task,9000000000000\n", 2, "value", "too large"),
+            ("time,app,event,value\n2000000000000,a,open,\n", 2, "time", "too large"),
+            ("time,app,event,value\n0,a,alloc,2000000000\n", 2, "value", "too large"),
             ("time,app,event,value,extra\n", 1, "extra", "unknown column"),
         ]
         for (csv, line, field, message) in cases {

@@ -38,6 +38,8 @@ struct AppRuntime {
     var growthBase = 0
     var growthStart = 0
     var growthEpoch: UInt32 = 0
+    /// When the pending growth check fires; 0 when none is pending.
+    var growthCheckAt = 0
 
     // Background activity.
     var modes: BackgroundModes = []

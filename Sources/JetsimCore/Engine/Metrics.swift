@@ -71,6 +71,8 @@ public struct SimulationResult: Sendable {
     public var residentAppMicros: Int128
     public var kills: [KillRecord]
     public var samples: [MemorySample]
+    /// The run outlasted `SimulationOptions.maxSamples` samples; later ones were not taken.
+    public var samplesTruncated: Bool
     public var apps: [AppSummary]
 
     public var simulatedMicros: Int { endTime - startTime }

@@ -312,5 +312,6 @@ extension Simulator {
             apps[i].bandEntryTime = now
             entrySequence &+= 1
         }
+        if cls == .idle { idleBandGained() }
     }
 }

@@ -106,8 +106,7 @@ extension Simulator {
     mutating func compress(_ i: Int) -> Bool {
         let logical = apps[i].dirtyResident
         guard logical > 0 else { return false }
-        let ratio = compressRatios[i]
-        let physical = Units.roundUp((logical * 1000 + ratio - 1) / ratio, to: device.pageSize)
+        let physical = compressedSize(logical, ratioMilli: compressRatios[i])
         guard memory.compressorPool + physical <= device.compressor.poolLimitBytes else {
             compressorExhausted = true
             return false
@@ -121,6 +120,13 @@ extension Simulator {
         metrics.compressedBytes += logical
         if memory.compressorPool > metrics.peakCompressorBytes { metrics.peakCompressorBytes = memory.compressorPool }
         return true
+    }
+
+    /// `bytes / ratio`, rounded up to whole pages (full-width arithmetic: no overflow for any size).
+    func compressedSize(_ bytes: Int, ratioMilli: Int) -> Int {
+        let (high, low) = bytes.multipliedFullWidth(by: 1000)
+        let (q, r) = ratioMilli.dividingFullWidth((high, low))
+        return Units.roundUp(r > 0 ? q + 1 : q, to: device.pageSize)
     }
 
     /// The app runs again: its compressed pages are decompressed into RAM.
@@ -138,7 +144,7 @@ extension Simulator {
     /// and the compressor but stays in the footprint. Fails when the day's write budget would be exceeded.
     mutating func freeze(_ i: Int) -> Bool {
         let logical = apps[i].dirtyResident + apps[i].dirtyCompressed
-        let written = Units.roundUp((logical * 1000 + compressRatios[i] - 1) / compressRatios[i], to: device.pageSize)
+        let written = compressedSize(logical, ratioMilli: compressRatios[i])
         guard freezerDayWritten + written <= device.freezer.dailyWriteBudgetBytes else { return false }
         accrue(i)
         memory.free += apps[i].dirtyResident + apps[i].compressedPhysical
@@ -229,15 +235,14 @@ extension Simulator {
         apps[i].growing = true
         apps[i].growthBase = apps[i].dirtyResident
         apps[i].growthStart = now
-        apps[i].growthEpoch &+= 1
-        timers.schedule(.growthStep, at: now + options.growthStepMicros, app: Int32(i),
-                        generation: apps[i].generation, token: apps[i].growthEpoch)
+        apps[i].growthCheckAt = 0
     }
 
     mutating func stopGrowth(_ i: Int) {
         guard apps[i].growing else { return }
         applyGrowth(i)
         apps[i].growing = false
+        apps[i].growthCheckAt = 0
         apps[i].growthEpoch &+= 1
     }
 
@@ -247,19 +252,57 @@ extension Simulator {
         let p = profiles[i]
         let elapsed = now - apps[i].growthStart
         let (high, low) = p.growthBytesPerMinute.multipliedFullWidth(by: elapsed)
-        let (grown, _) = (60 * Units.microsPerSecond).dividingFullWidth((high, low))
-        let target = min(apps[i].growthBase + Units.roundDown(grown, to: device.pageSize), p.maxDirtyBytes)
+        let grown = high >= Self.microsPerMinute ? Int.max : Self.microsPerMinute.dividingFullWidth((high, low)).quotient
+        let target = min(apps[i].growthBase + min(Units.roundDown(grown, to: device.pageSize), p.maxDirtyBytes), p.maxDirtyBytes)
         if target > apps[i].dirtyResident { setDirtyResident(i, target) }
         if target >= p.maxDirtyBytes { apps[i].growing = false }
     }
 
+    static var microsPerMinute: Int { 60 * Units.microsPerSecond }
+
+    /// The first moment at which foreground growth alone changes something: the app reaches its warning level,
+    /// its limit or its cap, or available memory falls below a kill, pressure or freezer threshold. Growth is
+    /// checked exactly then, so limit kills happen at the right microsecond and idle stretches cost no timers.
+    func nextGrowthCheck(_ i: Int) -> Int? {
+        let a = apps[i], p = profiles[i]
+        guard a.growing, p.growthBytesPerMinute > 0 else { return nil }
+        var delta = p.maxDirtyBytes - a.dirtyResident
+        guard delta > 0 else { return nil }
+        func consider(_ d: Int) { if d > 0 && d < delta { delta = d } }
+        let footprint = a.footprint, limit = memoryLimit(i)
+        if !a.nearLimitWarned { consider(device.warningLevel(forLimit: limit) - footprint) }
+        consider(limit - footprint + 1)
+        let avail = available
+        consider(avail - device.softBytes + 1)
+        consider(avail - device.idleBytes + 1)
+        consider(avail - device.criticalBytes + 1)
+        if device.freezer.enabled { consider(avail - device.freezerBytes + 1) }
+        // Growth needed from the session's base, in whole pages, and the time the formula reaches it.
+        let needed = Units.roundUp(a.dirtyResident - a.growthBase + delta, to: device.pageSize)
+        let (high, low) = needed.multipliedFullWidth(by: Self.microsPerMinute)
+        guard high < p.growthBytesPerMinute else { return nil }   // beyond any representable time
+        let (q, r) = p.growthBytesPerMinute.dividingFullWidth((high, low))
+        let (at, overflow) = a.growthStart.addingReportingOverflow(r > 0 ? q + 1 : q)
+        return overflow ? nil : max(at, now + 1)
+    }
+
+    /// Keeps one growth check scheduled for the foreground app, at its next crossing; moves it earlier when an
+    /// event brought the crossing forward (the later timer is then ignored).
+    mutating func scheduleGrowthCheck() {
+        guard foreground >= 0 else { return }
+        let i = Int(foreground)
+        guard apps[i].growing, let at = nextGrowthCheck(i) else { return }
+        if apps[i].growthCheckAt == 0 || at < apps[i].growthCheckAt {
+            apps[i].growthEpoch &+= 1
+            apps[i].growthCheckAt = at
+            timers.schedule(.growthStep, at: at, app: Int32(i), generation: apps[i].generation, token: apps[i].growthEpoch)
+        }
+    }
+
     mutating func growthStep(_ i: Int, token: UInt32) {
         guard token == apps[i].growthEpoch else { return }
+        apps[i].growthCheckAt = 0
         enforceLimits(i)
-        if apps[i].growing && apps[i].state.isResident {
-            timers.schedule(.growthStep, at: now + options.growthStepMicros, app: Int32(i),
-                            generation: apps[i].generation, token: token)
-        }
     }
 
     mutating func setDirtyResident(_ i: Int, _ bytes: Int) {
@@ -274,9 +317,11 @@ extension Simulator {
         let i = Int(app)
         guard apps[i].state.isRunning else { return false }
         if apps[i].growing { applyGrowth(i) }
-        let pages = Units.roundUp(bytes.magnitude > UInt(Int.max / 2) ? Int.max / 2 : Int(bytes.magnitude), to: device.pageSize)
+        // Saturate far below overflow (2^56 bytes): a runaway allocator meets its memory limit long before.
+        let cap = Units.roundDown(1 << 56, to: device.pageSize)
+        let pages = Units.roundUp(min(Int(clamping: bytes.magnitude), cap), to: device.pageSize)
         let old = apps[i].dirtyResident
-        let new = bytes >= 0 ? old + pages : max(0, old - pages)
+        let new = bytes >= 0 ? min(old + pages, cap) : max(0, old - pages)
         setDirtyResident(i, new)
         if apps[i].growing { apps[i].growthBase += new - old }
         enforceLimits(i)

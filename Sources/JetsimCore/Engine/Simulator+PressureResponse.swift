@@ -106,7 +106,10 @@ extension Simulator {
             pressureEpoch &+= 1
             timers.schedule(.sustainedPressure, at: now + device.timers.sustainedPressureMicros, token: pressureEpoch)
         }
-        if level == .normal { pressureEpoch &+= 1 }
+        if level == .normal {
+            pressureEpoch &+= 1
+            sustainedWaiting = false
+        }
         if level > old { broadcastMemoryWarning() }
     }
 
@@ -125,12 +128,26 @@ extension Simulator {
         for i in order { sendMemoryWarning(Int(i)) }
     }
 
+    /// One `sustained-memory-pressure` kill in band 0, then the next 500 ms later. With band 0 empty the chain
+    /// pauses (no timer) until an app enters it: long quiet stretches under pressure cost nothing.
     mutating func sustainedPressureTick(token: UInt32) {
         guard token == pressureEpoch, pressure >= .warning else { return }
-        if let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure) {
-            killOrPurge(victim, reason: .sustainedMemoryPressure)
+        guard let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure) else {
+            sustainedWaiting = true
+            return
         }
+        killOrPurge(victim, reason: .sustainedMemoryPressure)
+        lastSustainedKill = now
         timers.schedule(.sustainedPressure, at: now + device.timers.sustainedKillSpacingMicros, token: token)
+    }
+
+    /// An app entered the idle band: resume a paused sustained-pressure chain.
+    mutating func idleBandGained() {
+        guard sustainedWaiting, pressure >= .warning else { return }
+        sustainedWaiting = false
+        let spacing = device.timers.sustainedKillSpacingMicros
+        let next = lastSustainedKill > Int.min / 2 ? max(now, lastSustainedKill + spacing) : now
+        timers.schedule(.sustainedPressure, at: next, token: pressureEpoch)
     }
 
     // MARK: Kills

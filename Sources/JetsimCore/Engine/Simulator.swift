@@ -4,8 +4,8 @@ public struct SimulationOptions: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Spacing of `timeseries.csv` samples, in simulated µs (default 60 s).
     public var sampleIntervalMicros = 60 * Units.microsPerSecond
-    /// How often foreground growth is applied and checked against limits and thresholds (default 1 s).
-    public var growthStepMicros = Units.microsPerSecond
+    /// Most `timeseries.csv` rows kept; sampling stops there and the result says so (default 1 000 000).
+    public var maxSamples = 1_000_000
     public init() {}
 }
 
@@ -50,6 +50,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var metrics = MetricsCollector()
     var kills: [KillRecord] = []
     var samples: [MemorySample] = []
+    var samplesTruncated = false
+    /// Sustained pressure found no idle app to kill; the next app to enter the idle band resumes the kills.
+    var sustainedWaiting = false
+    var lastSustainedKill = Int.min
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
     var order: [Int32] = []
@@ -102,6 +106,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
         if !handled { metrics.ignoredEvents += 1 }
         respondToPressure()
+        scheduleGrowthCheck()
         _checkInvariants()
     }
 
@@ -147,7 +152,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             totalLaunchMillis: totalLaunchMillis, p95LaunchMillis: nearestRankPercentile(latencies, percent: 95),
             microsAtWarning: metrics.microsAtLevel[1],
             microsAtCritical: metrics.microsAtLevel[2], residentAppMicros: metrics.residentAppMicros,
-            kills: kills, samples: samples, apps: summaries)
+            kills: kills, samples: samples, samplesTruncated: samplesTruncated, apps: summaries)
     }
 
     // MARK: Clock and timers
@@ -174,6 +179,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             advance(to: timer.time)
             fire(timer)
             respondToPressure()
+            scheduleGrowthCheck()
             _checkInvariants()
         }
     }
@@ -182,7 +188,11 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         switch timer.kind {
         case .sample:
             takeSample()
-            timers.schedule(.sample, at: now + options.sampleIntervalMicros)
+            if samples.count < options.maxSamples {
+                timers.schedule(.sample, at: now + options.sampleIntervalMicros)
+            } else {
+                samplesTruncated = true
+            }
         case .sustainedPressure:
             sustainedPressureTick(token: timer.token)
         default:

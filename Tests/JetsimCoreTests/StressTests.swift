@@ -1,0 +1,99 @@
+@testable import JetsimCore
+import Testing
+
+/// SplitMix64: a tiny deterministic generator for seeded test inputs.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random event streams, extreme values included, never break an invariant or trap.
+@Suite struct StressTests {
+    static func devices() -> [Device] {
+        var small = testDevice(ramMB: 1000, limitMB: 600)
+        small.compressor = .init(enabled: true, ratioMilli: 2500, poolLimitBytes: mb(150))
+        small.freezer.enabled = true
+        small.freezer.maxFrozen = 2
+        var soft = testDevice(ramMB: 2000, limitMB: 500)
+        soft.appLimitFatal = false
+        soft.compressor = .init(enabled: true, ratioMilli: 1500, poolLimitBytes: mb(400))
+        var plain = testDevice()
+        plain.pageSize = 12 * 1024      // not a power of two
+        return [small, soft, plain, DevicePresets.named("iphone-6")!]
+    }
+
+    static func apps() -> [AppProfile] {
+        (0..<9).map { k in
+            var p = AppProfile(name: "app\(k)", dirtyBytes: mb(20 + 40 * k))
+            p.growthBytesPerMinute = mb(k)
+            p.cacheBytes = mb(5 * k)
+            p.purgeableBytes = mb(3 * k)
+            p.backingStoreBytes = mb(10)
+            p.imageCacheBytes = mb(k)
+            p.fileBackedBytes = mb(15)
+            p.backgroundModes = k % 3 == 0 ? [.audio] : k % 3 == 1 ? [.location, .fetch] : []
+            p.exitsOnSuspend = k == 8
+            p.backgroundTaskMicros = k % 2 == 0 ? sec(10 * k) : 0
+            p.endsTaskOnExpiry = k % 4 != 1
+            p.coldLaunchMillis = k == 7 ? 25_000 : 300 * (k + 1)
+            p.compressRatioMilli = k == 5 ? 1000 : nil
+            return p
+        }
+    }
+
+    @Test(arguments: 0..<4)
+    func randomTracesKeepEveryInvariant(deviceIndex: Int) throws {
+        var rng = SplitMix64(state: UInt64(deviceIndex + 1) * 7919)
+        var options = SimulationOptions()
+        options.maxSamples = 5_000
+        var h = try Harness(device: Self.devices()[deviceIndex], apps: Self.apps(), policy: XNUPolicy(), options: options)
+        var t = 0
+        let kinds = TraceEventKind.allCases
+        for step in 0..<4000 {
+            // Mostly small steps, sometimes long gaps, once an enormous one.
+            t += step == 3000 ? 1 << 59 : Int.random(in: 0...(rng.next() % 10 == 0 ? sec(900) : sec(20)), using: &rng)
+            let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
+            let app = Int32(rng.next() % 9)
+            var value = 0
+            switch kind.valueKind {
+            case .none: break
+            case .seconds: value = rng.next() % 50 == 0 ? 1 << 60 : Int.random(in: 0...sec(400), using: &rng)
+            case .mode: value = Int([BackgroundModes.audio, .location, .voip][Int(rng.next() % 3)].rawValue)
+            case .signedMebibytes: value = rng.next() % 100 == 0 ? 1 << 50 : Int.random(in: -mb(300)...mb(300), using: &rng)
+            }
+            h.sim.process(TraceEvent(time: t, app: kind == .home && rng.next() % 2 == 0 ? TraceEvent.noApp : app, kind: kind, value: value))
+            let problems = h.sim.invariantViolations()
+            #expect(problems.isEmpty, "step \(step): \(problems)")
+            if !problems.isEmpty { break }
+        }
+        let r = h.finish()
+        #expect(r.events == 4000)
+        #expect(r.samplesTruncated && r.samples.count == 5_000)   // the 2^59 µs gap outlasts the sample cap
+        #expect(r.launches == r.coldLaunches + r.resumes)
+        #expect(r.kills.count == r.totalKills)
+    }
+
+    @Test func theSameEventsGiveTheSameResult() throws {
+        func run() throws -> SimulationResult {
+            var rng = SplitMix64(state: 42)
+            var h = try Harness(device: Self.devices()[0], apps: Self.apps(), policy: XNUPolicy())
+            var t = 0
+            for _ in 0..<2000 {
+                t += Int.random(in: 0...sec(30), using: &rng)
+                let kind = [TraceEventKind.open, .open, .home, .alloc, .bgTask, .bgLaunch][Int(rng.next() % 6)]
+                let value = kind == .alloc ? Int.random(in: -mb(50)...mb(80), using: &rng) : Int.random(in: 0...sec(60), using: &rng)
+                h.sim.process(TraceEvent(time: t, app: Int32(rng.next() % 9), kind: kind, value: value))
+            }
+            return h.finish()
+        }
+        let a = try run(), b = try run()
+        #expect(a.kills == b.kills && a.samples == b.samples && a.apps == b.apps)
+        #expect(a.totalLaunchMillis == b.totalLaunchMillis && a.residentAppMicros == b.residentAppMicros)
+    }
+}
