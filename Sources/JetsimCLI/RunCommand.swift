@@ -46,6 +46,9 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "Simulated seconds between timeseries.csv samples.")
     var sampleInterval: String = "60"
 
+    @Option(help: "Most timeseries.csv rows to keep; sampling stops there, with a warning.")
+    var maxSamples: Int = 1_000_000
+
     @Option(help: "OS era, which sets the background-task budget: ios6 (600 s), ios7 (180 s), ios13 (30 s, the default).")
     var osEra: String?
 
@@ -61,6 +64,7 @@ public struct RunCommand: ParsableCommand {
         guard let v = Array(sampleInterval.utf8).withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), v > 0 else {
             throw ValidationError("--sample-interval must be a positive number of seconds, found '\(sampleInterval)'")
         }
+        guard maxSamples > 0 else { throw ValidationError("--max-samples must be positive") }
         if let osEra, Device.OSEra(rawValue: osEra) == nil {
             throw ValidationError("--os-era must be one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(osEra)'")
         }
@@ -79,6 +83,7 @@ public struct RunCommand: ParsableCommand {
         let reader = try TraceReader(path: trace, catalog: catalog)
         var options = SimulationOptions()
         options.seed = seed
+        options.maxSamples = maxSamples
         options.sampleIntervalMicros = Array(sampleInterval.utf8).withUnsafeBufferPointer {
             DecimalParser.scaled($0, unit: Units.microsPerSecond)
         } ?? options.sampleIntervalMicros

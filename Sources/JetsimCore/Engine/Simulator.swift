@@ -178,6 +178,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
             fire(timer)
+            guard timer.kind != .sample else { continue }   // a sample observes; it changes nothing
             respondToPressure()
             scheduleGrowthCheck()
             _checkInvariants()
