@@ -66,6 +66,19 @@ func files(in directory: String) -> [String] {
         #expect(summary[1].contains(",iphone-x,trace.csv,1,"))
     }
 
+    @Test func theSamplingRateChangesNoResult() throws {
+        let dir = try scratch()
+        for interval in ["1", "600"] {
+            let r = try CLI.run(["run", "--device", "iphone-6s", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(interval)", "--sample-interval", interval, "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for file in ["summary.csv", "kills.csv", "apps.csv"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/1/\(file)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/600/\(file)")), "\(file)")
+        }
+        #expect(try String(contentsOfFile: "\(dir)/1/timeseries.csv", encoding: .utf8).split(separator: "\n").count > 50_000)
+    }
+
     @Test func policyParametersAreEchoedInTheReports() throws {
         let out = try scratch() + "/r"
         let r = try CLI.run(["run", "--device", "iphone-6s", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,

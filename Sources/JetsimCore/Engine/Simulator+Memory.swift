@@ -249,13 +249,19 @@ extension Simulator {
     /// dirty = base + rate × elapsed, in whole pages, capped at `max_dirty_mb`. Computed from the session's start,
     /// so the result does not depend on how often it is applied.
     mutating func applyGrowth(_ i: Int) {
+        let target = grownDirty(i)
+        if target > apps[i].dirtyResident { setDirtyResident(i, target) }
+        if target >= profiles[i].maxDirtyBytes { apps[i].growing = false }
+    }
+
+    /// What the growth formula gives now (never less than the current dirty memory).
+    func grownDirty(_ i: Int) -> Int {
         let p = profiles[i]
         let elapsed = now - apps[i].growthStart
         let (high, low) = p.growthBytesPerMinute.multipliedFullWidth(by: elapsed)
         let grown = high >= Self.microsPerMinute ? Int.max : Self.microsPerMinute.dividingFullWidth((high, low)).quotient
         let target = min(apps[i].growthBase + min(Units.roundDown(grown, to: device.pageSize), p.maxDirtyBytes), p.maxDirtyBytes)
-        if target > apps[i].dirtyResident { setDirtyResident(i, target) }
-        if target >= p.maxDirtyBytes { apps[i].growing = false }
+        return max(target, apps[i].dirtyResident)
     }
 
     static var microsPerMinute: Int { 60 * Units.microsPerSecond }

@@ -89,6 +89,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         let t = max(event.time, now)
         runTimers(through: t)
         advance(to: t)
+        applyForegroundGrowth()
         metrics.events += 1
         let app = event.app
         let known = app >= 0 && Int(app) < apps.count
@@ -164,21 +165,30 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         timers.schedule(.sample, at: time)
     }
 
-    /// Moves the clock forward, integrating time-weighted metrics and foreground growth.
+    /// Moves the clock forward, integrating time-weighted metrics. Changes no state.
     mutating func advance(to time: Int) {
         let dt = time - now
         guard dt > 0 else { return }
         metrics.microsAtLevel[Int(pressure.rawValue)] += dt
         metrics.residentAppMicros += Int128(residentCount) * Int128(dt)
         now = time
+    }
+
+    /// Brings the foreground app's growth up to now; done before every event and state-changing timer (never
+    /// for samples, so the sampling rate cannot change any result).
+    mutating func applyForegroundGrowth() {
         if foreground >= 0, apps[Int(foreground)].growing { applyGrowth(Int(foreground)) }
     }
 
     mutating func runTimers(through time: Int) {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
+            if timer.kind == .sample {   // a sample observes; it changes nothing
+                fire(timer)
+                continue
+            }
+            applyForegroundGrowth()
             fire(timer)
-            guard timer.kind != .sample else { continue }   // a sample observes; it changes nothing
             respondToPressure()
             scheduleGrowthCheck()
             _checkInvariants()
@@ -212,13 +222,18 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
     }
 
+    /// Records the state as of now, with the foreground app's growth projected rather than applied.
     private mutating func takeSample() {
         var footprint = 0
         for a in apps where a.state.isResident { footprint += a.footprint }
+        var grown = 0
+        if foreground >= 0, apps[Int(foreground)].growing { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
+        var free = memory.free - grown
+        if free < 0 { free = min(0, free + memory.fileBacked) }   // the VM would take clean pages first
         samples.append(MemorySample(
-            time: now, availableBytes: available, freeBytes: memory.free, pressure: pressure,
+            time: now, availableBytes: available - grown, freeBytes: free, pressure: pressure,
             residentApps: residentCount, suspendedApps: suspendedCount,
-            compressorBytes: memory.compressorPool, footprintBytes: footprint))
+            compressorBytes: memory.compressorPool, footprintBytes: footprint + grown))
     }
 
     // MARK: Shared helpers
