@@ -21,6 +21,17 @@ func scaled(_ text: String, unit: Int) -> Int? {
     Array(text.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: unit) }
 }
 
+/// Checks an input error against its expected line, field and message fragment.
+func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String, input: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(e != nil, "accepted: \(input)", sourceLocation: sourceLocation)
+    #expect(e?.line == line, "\(input)", sourceLocation: sourceLocation)
+    #expect(e?.field == field, "\(input)", sourceLocation: sourceLocation)
+    #expect(e?.message.contains(message) == true, "\(input): \(String(describing: e))", sourceLocation: sourceLocation)
+    #expect(e?.exitCode == InputError.dataError, sourceLocation: sourceLocation)
+    #expect(e?.description.hasPrefix(e?.file ?? "?") == true, sourceLocation: sourceLocation)
+}
+
 @Suite struct DecimalParserTests {
     @Test func parsesExactlyWithoutFloatingPoint() {
         #expect(scaled("12", unit: 1_000_000) == 12_000_000)
@@ -108,12 +119,7 @@ func scaled(_ text: String, unit: Int) -> Int? {
             ("", nil, nil, "empty"),
         ]
         for (csv, line, field, message) in cases {
-            let e = try error(csv)
-            #expect(e?.line == line, "\(csv)")
-            #expect(e?.field == field, "\(csv)")
-            #expect(e?.message.contains(message) == true, "\(csv): \(String(describing: e))")
-            #expect(e?.exitCode == InputError.dataError)
-            #expect(e?.description.hasPrefix(e?.file ?? "?") == true)
+            expectLocated(try error(csv), line: line, field: field, message: message, input: csv)
         }
     }
 }
@@ -172,10 +178,7 @@ func scaled(_ text: String, unit: Int) -> Int? {
             ("time,app,event,value,extra\n", 1, "extra", "unknown column"),
         ]
         for (csv, line, field, message) in cases {
-            let e = try error(csv)
-            #expect(e?.line == line, "\(csv)")
-            #expect(e?.field == field, "\(csv)")
-            #expect(e?.message.contains(message) == true, "\(csv): \(String(describing: e))")
+            expectLocated(try error(csv), line: line, field: field, message: message, input: csv)
         }
     }
 }
