@@ -17,6 +17,9 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let error as PolicySpecError {
         printError("--policy: \(error)")
         throw ExitCode(InputError.usage)
+    } catch let error as PolicyFileError {
+        printError(error.description)
+        throw ExitCode(error.exitCode)
     }
 }
 

@@ -25,14 +25,23 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "Device: a preset (see `jetsim devices`) or a device file (.yaml/.json).")
     var device: String
 
-    @Option(help: "App catalog CSV (columns: Reports/README.md).")
-    var apps: String
+    @Option(help: "App catalog CSV (columns: Reports/README.md); not used with --format libcachesim.")
+    var apps: String?
 
-    @Option(help: "Usage trace CSV with the header time,app,event,value.")
+    @Option(help: "Usage trace: a Jetsim CSV (time,app,event,value) or, with --format libcachesim, a libCacheSim CSV.")
     var trace: String
 
-    @Option(help: "Eviction policy, optionally with parameters: 'xnu' or 'xnu:audio_band=100,task_band=40'.")
+    @Option(help: "Trace format: 'jetsim' (default) or 'libcachesim' (time, obj-id, obj-size; each request opens the object's app).")
+    var format: String = "jetsim"
+
+    @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.")
+    var csvFields: String?
+
+    @Option(help: "Eviction policy, optionally with parameters ('cost:alpha=0.5'), a policy file's name in --policies, or a file path. See `jetsim policies`.")
     var policy: String = "xnu"
+
+    @Option(help: "Where policy files are looked up by name.")
+    var policies: String = "Policies"
 
     @Option(help: "Seed for randomised policies; echoed in every report.")
     var seed: UInt64 = 1
@@ -65,6 +74,10 @@ public struct RunCommand: ParsableCommand {
             throw ValidationError("--sample-interval must be a positive number of seconds, found '\(sampleInterval)'")
         }
         guard maxSamples > 0 else { throw ValidationError("--max-samples must be positive") }
+        guard format == "jetsim" || format == "libcachesim" else {
+            throw ValidationError("--format must be 'jetsim' or 'libcachesim', found '\(format)'")
+        }
+        if format == "jetsim" && apps == nil { throw ValidationError("--apps is required for a Jetsim trace") }
         if let osEra, Device.OSEra(rawValue: osEra) == nil {
             throw ValidationError("--os-era must be one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(osEra)'")
         }
@@ -74,13 +87,34 @@ public struct RunCommand: ParsableCommand {
         try reportingErrors { try execute() }
     }
 
+    /// The device name is safe in a directory name even for `cache:2GiB`.
+    private func directorySafe(_ name: String) -> String {
+        String(name.map { $0 == ":" || $0 == "/" ? "-" : $0 })
+    }
+
     private func execute() throws {
-        let policyValue = try PolicyRegistry.make(try PolicySpec(parsing: policy))
         var deviceValue = try DeviceSource.resolve(device)
         if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
         if freezer { deviceValue.freezer.enabled = true }
-        let catalog = try CatalogFile.read(path: apps)
-        let reader = try TraceReader(path: trace, catalog: catalog)
+        let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
+                                                policiesDirectory: policies)
+        let catalog: AppCatalog
+        var source: EventSource
+        if format == "libcachesim" {
+            let lcs = try LibCacheSimTrace(path: trace, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
+            catalog = lcs.catalog
+            source = .libCacheSim(lcs)
+        } else {
+            catalog = try CatalogFile.read(path: apps ?? "")
+            source = .jetsim(try TraceReader(path: trace, catalog: catalog))
+        }
+        var future: NextUseTable?
+        if policyValue.descriptor.capabilities.contains(.needsFuture) {
+            // The offline optimum needs the whole trace: load it once, compute next uses in one backward pass.
+            let events = try source.readAll()
+            future = NextUseTable(events: events, appCount: catalog.count)
+            source = .loaded(events, position: 0)
+        }
         var options = SimulationOptions()
         options.seed = seed
         options.maxSamples = maxSamples
@@ -88,7 +122,7 @@ public struct RunCommand: ParsableCommand {
             DecimalParser.scaled($0, unit: Units.microsPerSecond)
         } ?? options.sampleIntervalMicros
         let traceName = baseName(trace)
-        let directory = out ?? "Reports/out/\(stem(traceName))-\(deviceValue.name)-\(policyValue.descriptor.name)-s\(seed)"
+        let directory = out ?? "Reports/out/\(stem(traceName))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
         let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))
 
         let createdDirectory = !directoryExists(directory)
@@ -99,13 +133,13 @@ public struct RunCommand: ParsableCommand {
                 try makeDirectories(directory)
                 let observer = try EventsFileObserver(path: directory + "/events.csv", appNames: labels.appNames)
                 let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue,
-                                                      catalog: catalog, options: options, reader: reader)
+                                                      catalog: catalog, options: options, source: &source, future: future)
                 if let failure = finalObserver.failure { throw failure }
                 result = r
                 extra = [finalObserver.file]
             } else {
                 result = try simulate(policyValue, observer: NullObserver(), device: deviceValue,
-                                      catalog: catalog, options: options, reader: reader).0
+                                      catalog: catalog, options: options, source: &source, future: future).0
             }
             try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
             if result.samplesTruncated {
@@ -131,10 +165,11 @@ public struct RunCommand: ParsableCommand {
 
 /// Runs the whole trace through one simulator; generic so the engine loop is specialised per policy.
 func simulate<P: EvictionPolicy, O: SimulationObserver>(
-    _ policy: P, observer: O, device: Device, catalog: AppCatalog, options: SimulationOptions, reader: TraceReader
+    _ policy: P, observer: O, device: Device, catalog: AppCatalog, options: SimulationOptions,
+    source: inout EventSource, future: NextUseTable?
 ) throws -> (SimulationResult, O) {
-    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options)
-    while let event = try reader.next() { simulator.process(event) }
+    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options, future: future)
+    while let event = try source.next() { simulator.process(event) }
     let result = simulator.finish()
     return (result, simulator.observer)
 }

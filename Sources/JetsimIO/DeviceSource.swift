@@ -1,9 +1,18 @@
 import JetsimCore
 
-/// Resolves `--device`: a preset name, or a path to a device file (anything with a `/` or a YAML/JSON suffix).
+/// Resolves `--device`: a preset name, `cache:CAPACITY` (a cache-equivalent device), or a path to a device file
+/// (anything with a `/` or a YAML/JSON suffix).
 public enum DeviceSource {
     public static func resolve(_ argument: String) throws(InputError) -> Device {
         let lower = argument.lowercased()
+        if lower.hasPrefix("cache:") {
+            let text = String(argument.dropFirst("cache:".count))
+            guard let bytes = parseCapacity(text), bytes > 0 else {
+                throw InputError(file: "--device", message: "expected cache:CAPACITY such as cache:2GiB, cache:500MB or cache:1048576 (bytes), found '\(argument)'",
+                                 exitCode: InputError.usage)
+            }
+            return Device.cache(capacityBytes: bytes, name: argument)
+        }
         if argument.contains("/") || lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") || lower.hasSuffix(".json") {
             return try DeviceFile.read(path: argument)
         }
@@ -12,5 +21,16 @@ public enum DeviceSource {
                              exitCode: InputError.usage)
         }
         return device
+    }
+
+    /// `2GiB`, `1.5GB`, `512MiB`, `100KB`, `1048576` (bytes): binary units for KiB/MiB/GiB/TiB, decimal for KB/MB/GB/TB.
+    public static func parseCapacity(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10),
+                                      ("TB", 1_000_000_000_000), ("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1000), ("B", 1)]
+        for (suffix, unit) in units where text.hasSuffix(suffix) {
+            let number = String(text.dropLast(suffix.count))
+            return Array(number.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: unit) }
+        }
+        return Array(text.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: 1) }
     }
 }

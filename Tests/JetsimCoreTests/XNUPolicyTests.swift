@@ -4,9 +4,8 @@ import Testing
 /// `xnu`: the oldest entrant of the lowest band dies first (xnu-jetsam.md §2).
 @Suite struct XNUPolicyTests {
     func candidate(_ app: Int32, band: Int, entered: UInt64, footprintMB: Int = 100) -> KillCandidate {
-        KillCandidate(app: app, state: .suspended, priorityClass: .idle, band: band, bandEntrySequence: entered,
-                      bandEntryTime: Int(entered), footprintBytes: mb(footprintMB), lastForegroundTime: 0, launchTime: 0,
-                      launchCount: 1, backgroundActivity: [], relaunchCostMillis: 1000)
+        KillCandidate(app: app, band: band, bandEntrySequence: entered, bandEntryTime: Int(entered), footprintBytes: mb(footprintMB),
+                      launchCount: 1, relaunchCostMillis: 1000)
     }
 
     @Test func picksTheLowestBandThenTheOldestEntrant() {
@@ -25,7 +24,7 @@ import Testing
         #expect(throws: PolicySpecError.unknownParameter(policy: "xnu", parameter: "x", known: XNUPolicy.parameterNames)) {
             try XNUPolicy(parameters: ["x": "1"])
         }
-        #expect(throws: PolicySpecError.badValue(policy: "xnu", parameter: "idle_band", value: "low", expected: "an integer band")) {
+        #expect(throws: PolicySpecError.badValue(policy: "xnu", parameter: "idle_band", value: "low", expected: "an integer")) {
             try XNUPolicy(parameters: ["idle_band": "low"])
         }
     }
@@ -63,6 +62,8 @@ import Testing
         #expect(throws: PolicySpecError.self) { try PolicySpec(parsing: "xnu:audio_band") }
         #expect(throws: PolicySpecError.self) { try PolicySpec(parsing: ":a=1") }
         #expect(throws: PolicySpecError.self) { try PolicySpec(parsing: "xnu:a=1,a=2") }
-        #expect(throws: PolicySpecError.unknownPolicy("nope", known: ["xnu"])) { try PolicyRegistry.make(PolicySpec(name: "nope")) }
+        #expect(throws: PolicySpecError.unknownPolicy("nope", known: PolicyRegistry.builtIns.map(\.name))) {
+            try PolicyRegistry.make(PolicySpec(name: "nope"), environment: PolicyEnvironment(seed: 1, device: testDevice()))
+        }
     }
 }

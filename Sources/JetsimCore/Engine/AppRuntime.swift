@@ -62,6 +62,10 @@ struct AppRuntime {
     // History visible to policies.
     var lastForegroundTime = 0
     var launchTime = 0
+    var firstUseTime = Int.max
+    var lastUseSequence: UInt64 = 0
+    var launchSequence: UInt64 = 0
+    var nextUse = Int.max
     var killedSinceLastUse = false
 
     // Statistics.

@@ -7,8 +7,14 @@ extension Simulator {
         let from = apps[i].state
         assert(LifecycleTransitions.isLegal(from: from, to: state, cause: cause), "illegal transition \(from) → \(state) (\(cause))")
         accrue(i)
-        if !from.isResident { residentCount += 1 }
-        if state == .notRunning { residentCount -= 1 }
+        if !from.isResident {
+            residentCount += 1
+            resident.insert(i)
+        }
+        if state == .notRunning {
+            residentCount -= 1
+            resident.remove(i)
+        }
         if from == .suspended { suspendedCount -= 1 }
         if state == .suspended { suspendedCount += 1 }
         apps[i].state = state
@@ -29,6 +35,10 @@ extension Simulator {
         let i = Int(app)
         foreground = app
         apps[i].launches += 1
+        if apps[i].firstUseTime == Int.max { apps[i].firstUseTime = now }
+        apps[i].lastUseSequence = useSequence
+        useSequence &+= 1
+        policy.didOpen(app, at: now)
         if apps[i].state == .notRunning {
             coldLaunch(i)
         } else {
@@ -37,13 +47,20 @@ extension Simulator {
         return true
     }
 
+    /// A new process: the launch's place in FIFO order.
+    private mutating func markLaunch(_ i: Int) {
+        apps[i].launchTime = now
+        apps[i].launchSequence = launchSequenceCounter
+        launchSequenceCounter &+= 1
+    }
+
     /// Not running → Inactive → Active, unless the launch outlasts the watchdog.
     private mutating func coldLaunch(_ i: Int) {
         let watchdog = device.timers.launchWatchdogMicros
         if apps[i].killedSinceLastUse { metrics.relaunchesAfterKill += 1 }
         apps[i].killedSinceLastUse = false
         apps[i].coldLaunches += 1
-        apps[i].launchTime = now
+        markLaunch(i)
         transition(i, to: .inactive, .willFinishLaunching, deadline: watchdog, cause: .user)
         allocateLaunchMemory(i, withInterface: true)
         callback(i, .didFinishLaunching, deadline: watchdog, cause: .user)
@@ -93,8 +110,12 @@ extension Simulator {
             return
         }
         transition(i, to: .background, .didEnterBackground, deadline: deadline, cause: .user)
-        discardOnBackground(i)
         apps[i].backgroundEntryTime = now
+        if device.cacheEquivalent {       // a cache entry: nothing discarded, nothing runs on
+            settle(i)
+            return
+        }
+        discardOnBackground(i)
         if profiles[i].backgroundTaskMicros > 0 {
             _ = beginBackgroundTask(Int32(i), workMicros: profiles[i].backgroundTaskMicros)
         }
@@ -131,7 +152,7 @@ extension Simulator {
     /// Granted only to a running app that has not had a task expire since it was last in the foreground.
     mutating func beginBackgroundTask(_ app: Int32, workMicros: Int) -> Bool {
         let i = Int(app)
-        guard apps[i].state.isRunning, !apps[i].taskGrantRevoked else { return false }
+        guard apps[i].state.isRunning, !apps[i].taskGrantRevoked, !device.cacheEquivalent else { return false }
         let end = now + workMicros
         if end > apps[i].taskWorkEnd { apps[i].taskWorkEnd = end }
         timers.schedule(.taskWorkEnd, at: end, app: app, generation: apps[i].generation)
@@ -177,10 +198,12 @@ extension Simulator {
     /// (no Inactive, no user interface); a Suspended one is woken.
     mutating func backgroundWake(_ app: Int32, forMicros duration: Int) -> Bool {
         let i = Int(app)
-        guard app != foreground else { return false }
+        guard app != foreground, !device.cacheEquivalent else { return false }
         switch apps[i].state {
         case .notRunning:
-            apps[i].launchTime = now
+            markLaunch(i)
+            apps[i].lastUseSequence = useSequence
+            useSequence &+= 1
             apps[i].backgroundLaunches += 1
             metrics.backgroundLaunches += 1
             transition(i, to: .background, .willFinishLaunching, deadline: device.timers.launchWatchdogMicros, cause: .system)
@@ -215,7 +238,7 @@ extension Simulator {
     /// `mode_start`: a running app starts a declared background activity (audio, location, …).
     mutating func startMode(_ app: Int32, _ mode: BackgroundModes) -> Bool {
         let i = Int(app)
-        guard apps[i].state.isRunning, !mode.isEmpty, profiles[i].backgroundModes.isSuperset(of: mode) else { return false }
+        guard apps[i].state.isRunning, !mode.isEmpty, profiles[i].backgroundModes.isSuperset(of: mode), !device.cacheEquivalent else { return false }
         apps[i].modes.formUnion(mode)
         settle(i)
         return true
@@ -286,7 +309,7 @@ extension Simulator {
     mutating func settle(_ i: Int) {
         if apps[i].state == .background && apps[i].activity(declared: profiles[i].backgroundModes).isEmpty {
             transition(i, to: .suspended, .none, cause: .system)
-            makePurgeableVolatile(i)
+            if !device.cacheEquivalent { makePurgeableVolatile(i) }
             apps[i].agingUntil = now + device.timers.agingMicros
             timers.schedule(.agingEnd, at: apps[i].agingUntil, app: Int32(i), generation: apps[i].generation)
         }

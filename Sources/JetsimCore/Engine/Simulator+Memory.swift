@@ -202,8 +202,10 @@ extension Simulator {
     /// volatile memory oldest first. Neither changes anyone's footprint.
     mutating func reclaimCleanPages() {
         guard memory.free < 0 else { return }
-        for pass in 0..<2 {
-            for i in apps.indices where memory.free < 0 && apps[i].fileBacked > 0 && (pass == 1 || Int32(i) != foreground) {
+        for pass in 0..<2 where memory.fileBacked > 0 {
+            for app in resident.members {
+                let i = Int(app)
+                guard memory.free < 0, apps[i].fileBacked > 0, pass == 1 || app != foreground else { continue }
                 let take = min(apps[i].fileBacked, -memory.free)
                 apps[i].fileBacked -= take
                 memory.fileBacked -= take
@@ -218,9 +220,12 @@ extension Simulator {
     func oldestVolatile(ripeOnly: Bool) -> Int? {
         var best: Int?
         var bestSequence = UInt64.max
+        guard memory.volatilePurgeable > 0 else { return nil }
         let ripeBefore = now - device.timers.purgeableRipenMicros
-        for i in apps.indices where apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence < bestSequence
-            && (!ripeOnly || apps[i].volatileSince <= ripeBefore) {
+        for app in resident.members {
+            let i = Int(app)
+            guard apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence < bestSequence
+                && (!ripeOnly || apps[i].volatileSince <= ripeBefore) else { continue }
             best = i
             bestSequence = apps[i].volatileSequence
         }
@@ -346,7 +351,7 @@ extension Simulator {
     mutating func enforceLimits(_ i: Int) {
         guard apps[i].state.isResident else { return }
         let limit = memoryLimit(i)
-        let warningLevel = device.warningLevel(forLimit: limit)
+        let warningLevel = device.cacheEquivalent ? Int.max : device.warningLevel(forLimit: limit)
         if apps[i].footprint >= warningLevel {
             if !apps[i].nearLimitWarned && apps[i].state.isRunning {
                 apps[i].nearLimitWarned = true

@@ -51,9 +51,11 @@ extension Simulator {
         while frozenCount < device.freezer.maxFrozen && available < device.freezerBytes {
             var best: Int?
             var bestTime = Int.max
-            for i in apps.indices where apps[i].priorityClass == .idle && !apps[i].frozen
-                && apps[i].residentBytes >= device.freezer.minResidentBytes && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
-                && apps[i].lastForegroundTime < bestTime {
+            for app in resident.members {
+                let i = Int(app)
+                guard apps[i].priorityClass == .idle && !apps[i].frozen
+                    && apps[i].residentBytes >= device.freezer.minResidentBytes && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
+                    && apps[i].lastForegroundTime < bestTime else { continue }
                 best = i
                 bestTime = apps[i].lastForegroundTime
             }
@@ -66,7 +68,9 @@ extension Simulator {
     private func leastRecentlyUsedCompressible() -> Int? {
         var best: Int?
         var bestTime = Int.max
-        for i in apps.indices where apps[i].state == .suspended && apps[i].dirtyResident > 0 && apps[i].lastForegroundTime < bestTime {
+        for app in resident.members {
+            let i = Int(app)
+            guard apps[i].state == .suspended && apps[i].dirtyResident > 0 && apps[i].lastForegroundTime < bestTime else { continue }
             best = i
             bestTime = apps[i].lastForegroundTime
         }
@@ -80,6 +84,7 @@ extension Simulator {
     /// means warning, below the critical threshold critical; leaving them needs 20 % / 40 % headroom (as XNU's
     /// 12/10 and 14/10 factors).
     mutating func updatePressureLevel() {
+        guard !device.cacheEquivalent else { return }   // a cache has no pressure levels
         let t = device.pressureThresholds
         let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
         let total = nonCompressed + memory.compressedLogical
@@ -116,8 +121,8 @@ extension Simulator {
     /// Memory warnings go to running apps with a footprint of at least 6 MB, lowest band first, largest first.
     private mutating func broadcastMemoryWarning() {
         order.removeAll(keepingCapacity: true)
-        for i in apps.indices where apps[i].state.isRunning && apps[i].footprint >= 6 * Units.mebibyte {
-            order.append(Int32(i))
+        for i in resident.members where apps[Int(i)].state.isRunning && apps[Int(i)].footprint >= 6 * Units.mebibyte {
+            order.append(i)
         }
         order.sort { a, b in
             let x = apps[Int(a)], y = apps[Int(b)]
@@ -181,7 +186,8 @@ extension Simulator {
     /// and only when no other app can be killed.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
         candidates.removeAll(keepingCapacity: true)
-        for i in apps.indices where apps[i].state.isResident && Int32(i) != foreground {
+        for app in resident.members where app != foreground {
+            let i = Int(app)
             switch scope {
             case .idleBand: guard apps[i].priorityClass == .idle else { continue }
             case .overLimit: guard apps[i].footprint > memoryLimit(i) else { continue }
@@ -189,7 +195,7 @@ extension Simulator {
             }
             candidates.append(candidate(i))
         }
-        let context = KillContext(now: now, reason: reason, availableBytes: available)
+        let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.events - 1))
         if !candidates.isEmpty, let k = policy.selectVictim(among: candidates, context: context), candidates.indices.contains(k) {
             return Int(candidates[k].app)
         }
@@ -209,6 +215,8 @@ extension Simulator {
             app: Int32(i), state: a.state, priorityClass: a.priorityClass, band: a.band,
             bandEntrySequence: a.bandEntrySequence, bandEntryTime: a.bandEntryTime, footprintBytes: a.footprint,
             lastForegroundTime: a.lastForegroundTime, launchTime: a.launchTime, launchCount: a.launches,
+            firstUseTime: a.firstUseTime, lastUseSequence: a.lastUseSequence, launchSequence: a.launchSequence,
+            compressedBytes: a.dirtyCompressed + a.dirtyFrozen, nextUse: a.nextUse,
             backgroundActivity: a.activity(declared: profiles[i].backgroundModes),
             relaunchCostMillis: profiles[i].coldLaunchMillis)
     }

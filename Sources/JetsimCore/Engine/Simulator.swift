@@ -38,7 +38,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var pressure: PressureLevel = .normal
     var pressureEpoch: UInt32 = 0
     var entrySequence: UInt64 = 0
+    var useSequence: UInt64 = 0
+    var launchSequenceCounter: UInt64 = 0
+    /// Next-open positions of the whole trace, when a policy needs the future.
+    let future: NextUseTable?
     var volatileSequence: UInt64 = 0
+    var resident: ResidentSet
     var residentCount = 0
     var suspendedCount = 0
     var compressorExhausted = false
@@ -58,7 +63,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var candidates: [KillCandidate] = []
     var order: [Int32] = []
 
-    public init(device: Device, catalog: AppCatalog, policy: Policy, observer: Observer, options: SimulationOptions = .init()) {
+    public init(device: Device, catalog: AppCatalog, policy: Policy, observer: Observer, options: SimulationOptions = .init(),
+                future: NextUseTable? = nil) {
+        self.future = future
         let device = device.normalized()
         self.device = device
         let page = device.pageSize
@@ -75,6 +82,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
         compressRatios = catalog.profiles.map { $0.compressRatioMilli ?? device.compressor.ratioMilli }
         apps = Array(repeating: AppRuntime(), count: catalog.count)
+        resident = ResidentSet(count: catalog.count)
         memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
         self.policy = policy
         self.observer = observer
@@ -93,6 +101,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         metrics.events += 1
         let app = event.app
         let known = app >= 0 && Int(app) < apps.count
+        if known, let future, metrics.events <= future.nextOpen.count {
+            apps[Int(app)].nextUse = future.nextOpen[metrics.events - 1]
+        }
         let handled: Bool
         switch event.kind {
         case .open: handled = known && open(app)
@@ -225,7 +236,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Records the state as of now, with the foreground app's growth projected rather than applied.
     private mutating func takeSample() {
         var footprint = 0
-        for a in apps where a.state.isResident { footprint += a.footprint }
+        for i in resident.members { footprint += apps[Int(i)].footprint }
         var grown = 0
         if foreground >= 0, apps[Int(foreground)].growing { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
         var free = memory.free - grown
@@ -275,17 +286,19 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// per-app sums, byte counts are page-aligned and non-negative, and states agree with activity.
     public func invariantViolations() -> [String] {
         var problems: [String] = []
-        var resident = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0, frozen = 0
+        var residentBytes = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0, frozen = 0
         let page = device.pageSize
+        func aligned(_ v: Int) -> Bool { v >= 0 && v % page == 0 }
         for (i, a) in apps.enumerated() {
-            resident += a.residentBytes
+            residentBytes += a.residentBytes
             fileBacked += a.fileBacked
             volatile += a.volatileBytes
             pool += a.compressedPhysical
             logical += a.dirtyCompressed
-            for v in [a.dirtyResident, a.dirtyCompressed, a.dirtyFrozen, a.compressedPhysical, a.cache, a.purgeable,
-                      a.backingStore, a.imageCache, a.fileBacked] where v < 0 || v % page != 0 {
-                problems.append("app \(i): byte count \(v) negative or not page-aligned")
+            // Checked one by one: this runs after every event in debug builds, so it must not allocate.
+            if !aligned(a.dirtyResident) || !aligned(a.dirtyCompressed) || !aligned(a.dirtyFrozen) || !aligned(a.compressedPhysical)
+                || !aligned(a.cache) || !aligned(a.purgeable) || !aligned(a.backingStore) || !aligned(a.imageCache) || !aligned(a.fileBacked) {
+                problems.append("app \(i): a byte count is negative or not page-aligned")
             }
             if a.state == .notRunning {
                 if a.residentBytes != 0 || a.dirtyCompressed != 0 || a.compressedPhysical != 0 || a.dirtyFrozen != 0 || a.frozen {
@@ -295,6 +308,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             } else {
                 residentApps += 1
             }
+            if a.state.isResident != resident.contains(i) { problems.append("app \(i) is missing from the resident set, or stale in it") }
             if a.state == .suspended { suspended += 1 }
             if a.dirtyCompressed > 0 && a.state != .suspended { problems.append("app \(i) runs with compressed memory") }
             if a.frozen && (a.state != .suspended || a.priorityClass != .frozen) { problems.append("app \(i) is frozen but \(a.state)") }
@@ -306,12 +320,14 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 problems.append("app \(i) is active outside the foreground")
             }
         }
-        if resident + memory.reserve + memory.compressorPool + memory.free != memory.physical {
-            problems.append("memory not conserved: apps \(resident) + reserve \(memory.reserve) + compressor \(memory.compressorPool) + free \(memory.free) ≠ physical \(memory.physical)")
+        if residentBytes + memory.reserve + memory.compressorPool + memory.free != memory.physical {
+            problems.append("memory not conserved: apps \(residentBytes) + reserve \(memory.reserve) + compressor \(memory.compressorPool) + free \(memory.free) ≠ physical \(memory.physical)")
         }
         if fileBacked != memory.fileBacked || volatile != memory.volatilePurgeable { problems.append("ledger aggregates drifted") }
         if pool != memory.compressorPool || logical != memory.compressedLogical { problems.append("compressor ledger drifted") }
-        if residentApps != residentCount || suspended != suspendedCount || frozen != frozenCount { problems.append("resident counts drifted") }
+        if residentApps != residentCount || suspended != suspendedCount || frozen != frozenCount || resident.members.count != residentCount {
+            problems.append("resident counts drifted")
+        }
         if frozenCount > device.freezer.maxFrozen { problems.append("\(frozenCount) frozen apps exceed the freezer's limit") }
         return problems
     }

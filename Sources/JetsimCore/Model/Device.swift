@@ -28,6 +28,11 @@ public struct Device: Sendable, Equatable {
     public var timers: SystemTimers
     /// A note on where the numbers come from (shown by `jetsim devices`).
     public var source: String
+    /// A cache-equivalent device (`cache:CAPACITY`): memory is a plain cache of app footprints. No reserve,
+    /// thresholds, pressure levels, warnings, purgeable memory, discards, compression or background running;
+    /// an app is suspended the moment it leaves the foreground and a kill happens only when the app being
+    /// opened does not fit. Used to cross-check Jetsim against cache simulators such as libCacheSim.
+    public var cacheEquivalent = false
 
     public struct KillThresholds: Sendable, Equatable {
         /// Percent of physical memory; kills start when *available* memory falls below.
@@ -129,6 +134,20 @@ public struct Device: Sendable, Equatable {
         backgroundTaskBudgetMicros = OSEra.ios13.backgroundTaskBudgetMicros
         timers = .init()
         self.source = source
+    }
+
+    /// The cache-equivalent device of `capacityBytes` (see `cacheEquivalent`); byte-sized pages, so sizes are exact.
+    public static func cache(capacityBytes: Int, name: String? = nil) -> Device {
+        var d = Device(name: name ?? "cache:\(capacityBytes)", physicalBytes: capacityBytes, appLimitBytes: capacityBytes,
+                       source: "cache-equivalent device")
+        d.pageSize = 1
+        d.reserveBytes = 0
+        d.killThresholds = .init(criticalPercent: 0, idlePercent: 0, softPercent: 0)
+        d.compressor = .init(enabled: false, ratioMilli: 1000, poolLimitBytes: 0)
+        d.freezer.enabled = false
+        d.timers.agingMicros = 0
+        d.cacheEquivalent = true
+        return d
     }
 
     // Thresholds in bytes of *available* memory.

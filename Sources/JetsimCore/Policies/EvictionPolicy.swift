@@ -11,6 +11,41 @@ public protocol EvictionPolicy: Sendable {
     /// The index in `candidates` of the app to kill next, or nil to refuse every candidate.
     /// `candidates` is never empty.
     mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int?
+
+    /// Told when the user opens an app (a cold launch or a resume), for policies that keep their own history
+    /// (frequencies). The default does nothing.
+    mutating func didOpen(_ app: Int32, at time: Int)
+}
+
+extension EvictionPolicy {
+    public mutating func didOpen(_ app: Int32, at time: Int) {}
+}
+
+/// What a policy needs or does, so tools can say what it can be compared on.
+public struct PolicyCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Needs the whole trace in advance (next-use times): the offline optimum.
+    public static let needsFuture = PolicyCapabilities(rawValue: 1)
+    /// Draws random numbers (from the run's seed).
+    public static let randomized = PolicyCapabilities(rawValue: 2)
+    /// Ranks by footprint.
+    public static let sizeAware = PolicyCapabilities(rawValue: 4)
+
+    public var names: [String] {
+        [(PolicyCapabilities.needsFuture, "needs-future"), (.randomized, "randomized"), (.sizeAware, "size-aware")]
+            .filter { contains($0.0) }.map(\.1)
+    }
+}
+
+/// What a policy may know of the run it is made for.
+public struct PolicyEnvironment: Sendable {
+    public var seed: UInt64
+    public var device: Device
+    public init(seed: UInt64, device: Device) {
+        self.seed = seed
+        self.device = device
+    }
 }
 
 /// A policy's self-description: its name and every parameter with its effective value.
@@ -18,10 +53,12 @@ public struct PolicyDescriptor: Sendable, Equatable {
     public var name: String
     /// Parameters in declaration order, with effective values rendered as given.
     public var parameters: [(name: String, value: String)]
+    public var capabilities: PolicyCapabilities
 
-    public init(name: String, parameters: [(name: String, value: String)] = []) {
+    public init(name: String, parameters: [(name: String, value: String)] = [], capabilities: PolicyCapabilities = []) {
         self.name = name
         self.parameters = parameters
+        self.capabilities = capabilities
     }
 
     /// `name(k=v,k=v)`, or `name` when the policy has no parameters.

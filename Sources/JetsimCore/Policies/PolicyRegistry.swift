@@ -1,28 +1,53 @@
-/// Every built-in policy, registered in one place with its description and parameters.
+/// Every built-in policy, registered in one place with its description, parameters and capabilities.
 public enum PolicyRegistry {
     public struct Entry: Sendable {
         public var name: String
         public var summary: String
         /// Parameter names with their defaults.
         public var parameters: [(name: String, defaultValue: String)]
-        public var make: @Sendable ([String: String]) throws(PolicySpecError) -> any EvictionPolicy
+        public var capabilities: PolicyCapabilities
+        public var make: @Sendable ([String: String], PolicyEnvironment) throws(PolicySpecError) -> any EvictionPolicy
+    }
+
+    /// A policy without parameters.
+    private static func plain(_ name: String, _ summary: String, _ capabilities: PolicyCapabilities = [],
+                              _ make: @escaping @Sendable (PolicyEnvironment) -> any EvictionPolicy) -> Entry {
+        Entry(name: name, summary: summary, parameters: [], capabilities: capabilities) { (p, env) throws(PolicySpecError) in
+            _ = try PolicyParameters(policy: name, values: p, known: [])
+            return make(env)
+        }
     }
 
     public static let builtIns: [Entry] = [
-        Entry(
-            name: "xnu",
-            summary: "XNU jetsam: oldest entrant of the lowest band first (bands: foreground 100, audio 120, task 40, aging 20, idle 0, frozen 75)",
-            parameters: zip(XNUPolicy.parameterNames, ["100", "120", "40", "20", "0", "75"]).map { ($0, $1) },
-            make: { (p) throws(PolicySpecError) in try XNUPolicy(parameters: p) }
-        ),
+        Entry(name: "xnu", summary: "XNU jetsam: the oldest entrant of the lowest band first",
+              parameters: zip(XNUPolicy.parameterNames, ["100", "120", "40", "20", "0", "75"]).map { ($0, $1) },
+              capabilities: []) { (p, _) throws(PolicySpecError) in try XNUPolicy(parameters: p) },
+        plain("lru", "least recently used first") { _ in LRUPolicy() },
+        plain("fifo", "earliest launched first") { _ in FIFOPolicy() },
+        plain("largest", "largest footprint first", .sizeAware) { _ in LargestPolicy() },
+        Entry(name: "lmkd", summary: "Android lmkd: highest oom_score_adj first; LRU within cached levels, heaviest at adj <= 200",
+              parameters: [("kill_heaviest", "false")], capabilities: .sizeAware) { (p, _) throws(PolicySpecError) in try LMKDPolicy(parameters: p) },
+        plain("linux-oom", "Linux OOM killer: highest RSS + swap + adj x RAM/1000 first", .sizeAware) { env in
+            LinuxOOMPolicy(physicalBytes: env.device.physicalBytes)
+        },
+        Entry(name: "cost", summary: "lowest expected relaunch cost per byte freed first (SmartLMK / SWAM)",
+              parameters: [("alpha", "1"), ("half_life_h", "24")], capabilities: .sizeAware) { (p, _) throws(PolicySpecError) in
+            try CostPolicy(parameters: p)
+        },
+        Entry(name: "lfu", summary: "least frequently used first, with exponential decay",
+              parameters: [("half_life_h", "24")], capabilities: []) { (p, _) throws(PolicySpecError) in try LFUPolicy(parameters: p) },
+        plain("random", "a uniformly random victim from the run's seed", .randomized) { env in RandomPolicy(seed: env.seed) },
+        plain("oracle", "offline optimum (Belady): farthest next use first", .needsFuture) { _ in OraclePolicy() },
     ]
 
-    /// The policy a spec such as `xnu` or `xnu:audio_band=100` names.
-    public static func make(_ spec: PolicySpec) throws(PolicySpecError) -> any EvictionPolicy {
-        guard let entry = builtIns.first(where: { $0.name == spec.name }) else {
+    public static func entry(named name: String) -> Entry? { builtIns.first { $0.name == name } }
+
+    /// The built-in policy a spec such as `xnu` or `cost:alpha=0.5` names.
+    public static func make(_ spec: PolicySpec, environment: PolicyEnvironment) throws(PolicySpecError) -> any EvictionPolicy {
+        guard let entry = entry(named: spec.name) else {
             throw .unknownPolicy(spec.name, known: builtIns.map(\.name))
         }
-        return try entry.make(spec.parameters)
+        return try entry.make(spec.parameters, environment)
     }
 }
 

@@ -13,19 +13,15 @@ public struct XNUPolicy: EvictionPolicy {
 
     /// Builds the policy from `name=value` parameters; unknown names and non-integers are errors.
     public init(parameters: [String: String]) throws(PolicySpecError) {
+        let p = try PolicyParameters(policy: "xnu", values: parameters, known: XNUPolicy.parameterNames)
+        let d = BandTable()
         var b = BandTable()
-        for (key, text) in parameters {
-            guard let value = Int(text) else { throw .badValue(policy: "xnu", parameter: key, value: text, expected: "an integer band") }
-            switch key {
-            case "foreground_band": b.foreground = value
-            case "audio_band": b.audio = value
-            case "task_band": b.backgroundWork = value
-            case "aging_band": b.aging = value
-            case "idle_band": b.idle = value
-            case "frozen_band": b.frozen = value
-            default: throw .unknownParameter(policy: "xnu", parameter: key, known: XNUPolicy.parameterNames)
-            }
-        }
+        b.foreground = try p.integer("foreground_band", default: d.foreground)
+        b.audio = try p.integer("audio_band", default: d.audio)
+        b.backgroundWork = try p.integer("task_band", default: d.backgroundWork)
+        b.aging = try p.integer("aging_band", default: d.aging)
+        b.idle = try p.integer("idle_band", default: d.idle)
+        b.frozen = try p.integer("frozen_band", default: d.frozen)
         bands = b
     }
 
@@ -37,11 +33,6 @@ public struct XNUPolicy: EvictionPolicy {
     public func band(for priorityClass: PriorityClass) -> Int { bands.band(for: priorityClass) }
 
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
-        var best = 0
-        for i in 1..<candidates.count {
-            let c = candidates[i], b = candidates[best]
-            if c.band < b.band || (c.band == b.band && c.bandEntrySequence < b.bandEntrySequence) { best = i }
-        }
-        return best
+        KillCandidate.best(candidates) { c, b in c.band != b.band ? c.band < b.band : c.bandEntrySequence < b.bandEntrySequence }
     }
 }

@@ -1,0 +1,43 @@
+import ArgumentParser
+import JetsimCore
+import JetsimIO
+
+/// `jetsim policies` — every policy: the built-ins and the policy files in the policies directory.
+public struct PoliciesCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "policies",
+        abstract: "List every eviction policy with a one-line description and its parameters and defaults.",
+        discussion: """
+        Built-in policies take parameters on the command line: --policy 'cost:alpha=0.5,half_life_h=12'.
+        Policy files (YAML, see Policies/README.md) are found by name in --policies, or given as a path.
+
+        Examples:
+          jetsim policies
+          jetsim policies --policies ~/my-policies
+        """
+    )
+
+    @Option(help: "Directory of policy files to list.")
+    var policies: String = "Policies"
+
+    public init() {}
+
+    public func run() throws {
+        try reportingErrors {
+            var rows: [[String]] = [["policy", "parameters (defaults)", "capabilities", "description"]]
+            for e in PolicyRegistry.builtIns {
+                rows.append([e.name, e.parameters.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: ","),
+                             e.capabilities.names.joined(separator: ","), e.summary])
+            }
+            for file in PolicyFiles.list(in: policies) {
+                let policy = try PolicyFiles.load(path: file.path)
+                rows.append([file.name, "", policy.descriptor.capabilities.names.joined(separator: ","),
+                             policy.summary + " (file \(file.path))"])
+            }
+            let widths = (0..<3).map { c in rows.map { $0[c].count }.max() ?? 0 }
+            for r in rows {
+                print((0..<3).map { r[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + r[3])
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The apps in memory, so that per-decision loops visit resident apps only, never the whole catalog.
+/// O(1) insert and remove (swap-remove); iteration order depends only on the event sequence, so runs stay
+/// deterministic.
+///
+/// Invariant: `members` holds each resident app exactly once and `position[app]` is its index there (−1 otherwise).
+struct ResidentSet {
+    private(set) var members: [Int32] = []
+    private var position: [Int32]
+
+    init(count: Int) {
+        position = [Int32](repeating: -1, count: count)
+        members.reserveCapacity(count)
+    }
+
+    mutating func insert(_ app: Int) {
+        guard position[app] < 0 else { return }
+        position[app] = Int32(members.count)
+        members.append(Int32(app))
+    }
+
+    mutating func remove(_ app: Int) {
+        let p = Int(position[app])
+        guard p >= 0 else { return }
+        let last = members.removeLast()
+        if p < members.count {
+            members[p] = last
+            position[Int(last)] = Int32(p)
+        }
+        position[app] = -1
+    }
+
+    func contains(_ app: Int) -> Bool { position[app] >= 0 }
+}

@@ -1,0 +1,35 @@
+/// `lfu` — least frequently used first, with exponential decay so old popularity fades. Classic (LFU with aging).
+/// Ties go to the least recently used.
+///
+/// Parameters: `half_life_h` (24) — hours for a use to count half.
+public struct LFUPolicy: EvictionPolicy {
+    public let halfLifeHours: Double
+    private var frequency: DecayedFrequency
+
+    public init(halfLifeHours: Double = 24) {
+        self.halfLifeHours = halfLifeHours
+        frequency = DecayedFrequency(halfLifeMicros: halfLifeHours * 3600e6)
+    }
+
+    public init(parameters: [String: String]) throws(PolicySpecError) {
+        let p = try PolicyParameters(policy: "lfu", values: parameters, known: ["half_life_h"])
+        self.init(halfLifeHours: try p.number("half_life_h", default: 24, in: 0.001...1e6))
+    }
+
+    public var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "lfu", parameters: [("half_life_h", formatParameter(halfLifeHours))])
+    }
+
+    public func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+
+    public mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
+
+    public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        let f = candidates.map { frequency.value($0.app, at: context.now) }
+        var best = 0
+        for i in 1..<candidates.count where f[i] < f[best] || (f[i] == f[best] && candidates[i].lastUseSequence < candidates[best].lastUseSequence) {
+            best = i
+        }
+        return best
+    }
+}

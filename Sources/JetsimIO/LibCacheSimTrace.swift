@@ -1,0 +1,146 @@
+import JetsimCore
+
+/// Reads libCacheSim's CSV trace format directly: one request per row, fields `time`, `obj-id`, `obj-size`
+/// (1-based field numbers, libCacheSim's defaults 1, 2, 3), a header row detected when the first row's obj-id is
+/// not a number. Each request becomes an `open` of the app named by the object id, whose size is its footprint.
+///
+/// Semantics match libCacheSim: numeric object ids, an object keeps the size of its first request. Unlike
+/// libCacheSim, a zero-size request is refused with its line rather than dropped silently.
+/// The file is read twice (once for the catalog, once streaming the requests), in constant memory per object.
+public final class LibCacheSimTrace {
+    public struct Fields: Sendable, Equatable {
+        public var time = 1, objectID = 2, objectSize = 3
+        public init() {}
+
+        /// Parses `time=1,obj-id=2,obj-size=3` (any subset).
+        public init(parsing text: String) throws(InputError) {
+            for item in text.split(separator: ",") {
+                let kv = item.split(separator: "=", maxSplits: 1)
+                guard kv.count == 2, let n = Int(kv[1]), n >= 1 else {
+                    throw InputError(file: "--csv-fields", message: "expected name=column (1-based), found '\(item)'", exitCode: InputError.usage)
+                }
+                switch kv[0] {
+                case "time": time = n
+                case "obj-id": objectID = n
+                case "obj-size": objectSize = n
+                default: throw InputError(file: "--csv-fields", message: "unknown field '\(kv[0])' (time, obj-id, obj-size)", exitCode: InputError.usage)
+                }
+            }
+        }
+    }
+
+    public let path: String
+    public let fields: Fields
+    public let catalog: AppCatalog
+    private let ids: [UInt64: Int32]
+    private let hasHeader: Bool
+    private var reader: CSVReader?
+    private var lastTime = Int.min
+
+    public init(path: String, fields: Fields = Fields()) throws(InputError) {
+        self.path = path
+        self.fields = fields
+        let scan = try CSVReader(path: path)
+        var ids: [UInt64: Int32] = [:]
+        var profiles: [AppProfile] = []
+        var header = false
+        var first = true
+        while try scan.nextRow() {
+            if first {
+                first = false
+                if scan.withField(fields.objectID - 1, LibCacheSimTrace.unsigned) == nil {
+                    header = true
+                    continue
+                }
+            }
+            let (id, size) = try LibCacheSimTrace.request(scan, fields: fields, path: path)
+            if ids[id] == nil {
+                ids[id] = Int32(profiles.count)
+                var p = AppProfile(name: String(id), dirtyBytes: size)
+                p.maxDirtyBytes = size
+                p.cacheDropOnBackground = .zero
+                profiles.append(p)
+            }
+        }
+        guard !profiles.isEmpty else { throw InputError(file: path, message: "no requests in the trace") }
+        self.ids = ids
+        hasHeader = header
+        do {
+            catalog = try AppCatalog(profiles)
+        } catch {
+            throw InputError(file: path, message: "duplicate object")
+        }
+    }
+
+    static func unsigned(_ raw: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        let b = DecimalParser.trimmed(raw)
+        guard !b.isEmpty else { return nil }
+        var v: UInt64 = 0
+        for c in b {
+            guard c >= 48 && c <= 57 else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(UInt64(c - 48))
+            if o1 || o2 { return nil }
+            v = s
+        }
+        return v
+    }
+
+    private static func request(_ r: CSVReader, fields: Fields, path: String) throws(InputError) -> (UInt64, Int) {
+        guard let id = r.withField(fields.objectID - 1, unsigned) else {
+            throw InputError(file: path, line: r.lineNumber, field: "obj-id", message: "expected a numeric object id, found '\(r.string(fields.objectID - 1))'")
+        }
+        guard let size = r.withField(fields.objectSize - 1, unsigned), size <= UInt64(DecimalParser.maxBytes) else {
+            throw InputError(file: path, line: r.lineNumber, field: "obj-size", message: "expected a size in bytes, found '\(r.string(fields.objectSize - 1))'")
+        }
+        guard size > 0 else {
+            throw InputError(file: path, line: r.lineNumber, field: "obj-size",
+                             message: "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)")
+        }
+        return (id, Int(size))
+    }
+
+    /// The next request as an `open`, or nil at the end.
+    public func next() throws(InputError) -> TraceEvent? {
+        if reader == nil {
+            reader = try CSVReader(path: path)
+            if hasHeader { _ = try reader?.nextRow() }
+        }
+        guard let r = reader, try r.nextRow() else { return nil }
+        let (id, _) = try LibCacheSimTrace.request(r, fields: fields, path: path)
+        guard let time = r.withField(fields.time - 1, { DecimalParser.scaled($0, unit: Units.microsPerSecond) }), time >= 0,
+              time <= DecimalParser.maxMicros else {
+            throw InputError(file: path, line: r.lineNumber, field: "time", message: "expected seconds, found '\(r.string(fields.time - 1))'")
+        }
+        guard time >= lastTime else {
+            throw InputError(file: path, line: r.lineNumber, field: "time", message: "times must not decrease")
+        }
+        lastTime = time
+        return TraceEvent(time: time, app: ids[id] ?? 0, kind: .open)
+    }
+}
+
+/// Where `jetsim run` gets its events: a streamed trace in either format, or a loaded array.
+public enum EventSource {
+    case jetsim(TraceReader)
+    case libCacheSim(LibCacheSimTrace)
+    case loaded([TraceEvent], position: Int)
+
+    public mutating func next() throws(InputError) -> TraceEvent? {
+        switch self {
+        case let .jetsim(r): return try r.next()
+        case let .libCacheSim(r): return try r.next()
+        case let .loaded(events, position):
+            guard position < events.count else { return nil }
+            self = .loaded(events, position: position + 1)
+            return events[position]
+        }
+    }
+
+    /// Reads everything that is left (for policies that need the future).
+    public mutating func readAll() throws(InputError) -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        while let e = try next() { events.append(e) }
+        return events
+    }
+}
