@@ -217,6 +217,63 @@ func files(in directory: String) -> [String] {
         #expect(try summaryValue(dir + "/o/summary.csv", "launches") == "2")
     }
 
+    /// A policy file equivalent to a built-in gives identical reports (the policy column aside where the built-in
+    /// prints its parameters).
+    @Test(arguments: ["lru", "fifo", "largest", "xnu", "oracle"])
+    func policyFilesRoundTripTheirBuiltIns(name: String) throws {
+        let dir = try scratch()
+        for (label, policy) in [("builtin", name), ("file", CLI.packageRoot + "/Policies/\(name).yaml")] {
+            let r = try CLI.run(["run", "--device", "iphone-6s", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--policy", policy, "--out", "\(dir)/\(label)", "--events", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for file in ["apps.csv", "timeseries.csv", "events.csv", "kills.csv", "summary.csv"] {
+            let strip = { (text: String) in text.replacingOccurrences(of: "\"xnu(foreground_band=100,audio_band=120,task_band=40,aging_band=20,idle_band=0,frozen_band=75)\"", with: "xnu") }
+            let a = strip(try String(contentsOfFile: "\(dir)/builtin/\(file)", encoding: .utf8))
+            let b = try String(contentsOfFile: "\(dir)/file/\(file)", encoding: .utf8)
+            #expect(a == b, "\(name): \(file)")
+        }
+    }
+
+    @Test func libCacheSimTracesRunOnACacheDevice() throws {
+        let dir = try scratch()
+        let trace = dir + "/t.csv"
+        try "time,obj_id,obj_size\n1,10,100\n2,11,200\n3,10,100\n4,12,300\n5,11,200\n6,13,1000\n7,10,100\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        // Misses by hand: LRU at 350 B: 10 11 (hit) 12 evicts 11 and 10, 11, 13 (too large, never resident), 10 → 6.
+        for (capacity, expected) in [("350", "6"), ("600", "4"), ("5KB", "4"), ("1KiB", "5")] {
+            let r = try CLI.run(["run", "--device", "cache:\(capacity)", "--format", "libcachesim", "--trace", trace, "--policy", "lru",
+                                 "--out", "\(dir)/\(capacity)", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try summaryValue("\(dir)/\(capacity)/summary.csv", "cold_launches") == expected, "\(capacity)")
+        }
+        let zero = dir + "/zero.csv"
+        try "1,10,100\n2,11,0\n".write(toFile: zero, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", "cache:1000", "--format", "libcachesim", "--trace", zero, "--out", dir + "/z"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("zero.csv:2: field 'obj-size': a zero-size request"))
+        #expect(try CLI.run(["run", "--device", "cache:lots", "--format", "libcachesim", "--trace", trace]).status == 64)
+    }
+
+    @Test func policiesListsBuiltInsAndFiles() throws {
+        let r = try CLI.run(["policies"])
+        #expect(r.status == 0)
+        for name in ["xnu", "lru", "fifo", "largest", "lmkd", "linux-oom", "cost", "lfu", "random", "oracle", "swam", "recent-keeper"] {
+            #expect(r.stdout.split(separator: "\n").contains { $0.hasPrefix(name + " ") }, "\(name)")
+        }
+        #expect(r.stdout.contains("alpha=1,half_life_h=24"))
+        #expect(r.stdout.contains("needs-future"))
+    }
+
+    @Test func aBadPolicyFileIsBadData() throws {
+        let dir = try scratch()
+        let file = dir + "/bad.yaml"
+        try "name: bad\norder:\n  tie_breakers: [coin_flip]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policy", file, "--out", dir + "/o"])
+        #expect(r.status == 65)
+        #expect(r.stderr == "jetsim: \(file):3: key 'order.tie_breakers[0]': expected one of: lru, fifo, largest, smallest, band_entry, farthest_next_use, app\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+    }
+
     @Test func devicesListsThePresets() throws {
         let r = try CLI.run(["devices", "--csv"])
         #expect(r.status == 0)
