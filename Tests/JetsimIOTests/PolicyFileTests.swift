@@ -75,6 +75,18 @@ import Testing
         }
     }
 
+    /// The worked example of Policies/README.md, on the shipped file.
+    @Test func theWorkedExampleRanksAsDocumented() throws {
+        let policy = try PolicyFiles.load(path: Self.policiesDirectory + "/recent-keeper.yaml")
+        let now = context.now
+        let big = KillCandidate(app: 0, footprintBytes: 400 << 20, lastForegroundTime: now - 3_600_000_000, lastUseSequence: 1)
+        let small = KillCandidate(app: 1, footprintBytes: 100 << 20, lastForegroundTime: now - 3_600_000_000, lastUseSequence: 2)
+        let recent = KillCandidate(app: 2, footprintBytes: 900 << 20, lastForegroundTime: now - 120_000_000, lastUseSequence: 3)
+        #expect(choose(policy, [recent, small, big]) == 0)
+        #expect(choose(policy, [recent, small]) == 1)
+        #expect(choose(policy, [recent]) == nil)
+    }
+
     @Test func badFilesNameTheFileKeyAndExpectation() {
         let cases: [(String, String, Int?, String)] = [
             ("description: x\n", "name", nil, "required"),
