@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, top-down: jetsim (executable) → JetsimCLI (commands) → JetsimIO (files at the edges)
-// → JetsimCore (model, engine, policies; never touches the file system).
+// → JetsimWorkloads (synthetic users, trace statistics) → JetsimCore (model, engine, policies).
+// Only JetsimIO touches the file system.
 let package = Package(
     name: "jetsim",
     platforms: [.macOS(.v13)],
@@ -10,6 +11,7 @@ let package = Package(
         .executable(name: "jetsim", targets: ["jetsim"]),
         .library(name: "JetsimCore", targets: ["JetsimCore"]),
         .library(name: "JetsimIO", targets: ["JetsimIO"]),
+        .library(name: "JetsimWorkloads", targets: ["JetsimWorkloads"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -21,20 +23,22 @@ let package = Package(
             name: "JetsimCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
+        .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"]),
         .target(
             name: "JetsimIO",
-            dependencies: ["JetsimCore", .product(name: "Yams", package: "Yams")]
+            dependencies: ["JetsimCore", "JetsimWorkloads", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "JetsimCLI",
             dependencies: [
-                "JetsimCore", "JetsimIO",
+                "JetsimCore", "JetsimIO", "JetsimWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "jetsim", dependencies: ["JetsimCLI"]),
         .testTarget(name: "JetsimCoreTests", dependencies: ["JetsimCore"]),
         .testTarget(name: "JetsimIOTests", dependencies: ["JetsimIO", "JetsimCore"]),
+        .testTarget(name: "JetsimWorkloadsTests", dependencies: ["JetsimWorkloads", "JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore"]),
     ]
 )

@@ -5,15 +5,19 @@ import JetsimCore
 /// `InputError` naming the file, line and field; nothing is partially applied by the reader itself.
 public final class TraceReader {
     private let reader: CSVReader
-    private let names: AppNameTable
-    private var timeColumn = 0, appColumn = 1, eventColumn = 2, valueColumn: Int? = 3
+    private var names: AppNameTable
+    /// With no catalog, unknown names get new ids in order of appearance (for inspecting a trace).
+    private let interning: Bool
+    private var timeColumn = 0, appColumn = 1, eventColumn = 2, valueColumn: Int? = 3, userColumn: Int?
     private var lastTime = Int.min
     public var path: String { reader.path }
     public var lineNumber: Int { reader.lineNumber }
 
-    public init(path: String, catalog: AppCatalog) throws(InputError) {
+    /// Reads against `catalog` (unknown apps are errors) or, with `catalog` nil, interns every app name it meets.
+    public init(path: String, catalog: AppCatalog?) throws(InputError) {
         reader = try CSVReader(path: path)
-        names = AppNameTable(catalog.profiles.map(\.name))
+        names = AppNameTable(catalog?.profiles.map(\.name) ?? [])
+        interning = catalog == nil
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header time,app,event,value)") }
         let header = reader.strings().map(\.trimmingSpaces)
         func column(_ name: String) -> Int? { header.firstIndex(of: name) }
@@ -21,14 +25,21 @@ public final class TraceReader {
             throw InputError(file: path, line: reader.lineNumber,
                              message: "expected the header time,app,event,value, found '\(header.joined(separator: ","))'")
         }
-        for name in header where !["time", "app", "event", "value"].contains(name) {
-            throw InputError(file: path, line: reader.lineNumber, field: name, message: "unknown column (expected time,app,event,value)")
+        for name in header where !["time", "app", "event", "value", "user"].contains(name) {
+            throw InputError(file: path, line: reader.lineNumber, field: name, message: "unknown column (expected time,app,event,value and optionally user)")
         }
         timeColumn = t
         appColumn = a
         eventColumn = e
         valueColumn = column("value")
+        userColumn = column("user")
     }
+
+    /// App names in id order (the catalog's, plus any interned).
+    public var appNames: [String] { names.names.map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The current row's `user` cell (the optional column naming whose use this is), or nil without the column.
+    public var currentUser: String? { userColumn.map { reader.string($0) } }
 
     private func fail(_ field: String, _ message: String) -> InputError {
         InputError(file: reader.path, line: reader.lineNumber, field: field, message: message)
@@ -53,7 +64,10 @@ public final class TraceReader {
         let blankApp = reader.withField(appColumn) { DecimalParser.isBlank($0) }
         var app = TraceEvent.noApp
         if !(blankApp && kind == .home) {
-            guard let id = reader.withField(appColumn, { names.id(of: DecimalParser.trimmed($0)) }) else {
+            let resolved = reader.withField(appColumn) { bytes in
+                interning && !blankApp ? names.intern(DecimalParser.trimmed(bytes)) : names.id(of: DecimalParser.trimmed(bytes))
+            }
+            guard let id = resolved else {
                 throw blankApp ? fail("app", "an app is required for '\(kind.traceName)'")
                                : fail("app", "unknown app \(found(appColumn)) (not in the catalog)")
             }
@@ -104,20 +118,38 @@ public final class TraceReader {
 /// Maps app names given as bytes to dense ids without building Strings (open addressing, FNV-1a).
 struct AppNameTable {
     private var slots: [Int32]
-    private let names: [[UInt8]]
-    private let mask: Int
+    private(set) var names: [[UInt8]]
+    private var mask: Int
 
     init(_ names: [String]) {
         self.names = names.map { Array($0.utf8) }
+        slots = []
+        mask = 0
+        rebuild()
+    }
+
+    private mutating func rebuild() {
         var size = 16
-        while size < names.count * 2 { size <<= 1 }
+        while size < names.count * 2 + 2 { size <<= 1 }
         mask = size - 1
         slots = [Int32](repeating: -1, count: size)
-        for (i, name) in self.names.enumerated() {
+        for (i, name) in names.enumerated() {
             var s = Self.hash(name) & mask
             while slots[s] >= 0 { s = (s + 1) & mask }
             slots[s] = Int32(i)
         }
+    }
+
+    /// The id of `bytes`, adding it if new.
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if let id = id(of: bytes) { return id }
+        names.append(Array(bytes))
+        if names.count * 2 + 2 > slots.count { rebuild() } else {
+            var s = Self.hash(bytes) & mask
+            while slots[s] >= 0 { s = (s + 1) & mask }
+            slots[s] = Int32(names.count - 1)
+        }
+        return Int32(names.count - 1)
     }
 
     @inline(__always)

@@ -49,6 +49,17 @@ public enum FixedPoint {
     /// Bytes as MiB with three decimals.
     public static func mebibytes(_ bytes: Int) -> String { format(bytes, over: Units.mebibyte, decimals: 3) }
 
+    /// Bytes as MiB, exactly when the count is a whole number of KiB (at most ten decimals, trailing zeros
+    /// dropped), else rounded to six decimals.
+    public static func exactMebibytes(_ bytes: Int) -> String {
+        var text = format(bytes, over: Units.mebibyte, decimals: bytes % 1024 == 0 ? 10 : 6)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
     /// Microseconds as seconds with three decimals.
     public static func seconds(_ micros: Int) -> String { format(micros, over: Units.microsPerSecond, decimals: 3) }
 }
