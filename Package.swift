@@ -24,9 +24,10 @@ let package = Package(
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
         ),
         .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "JetsimIO",
-            dependencies: ["JetsimCore", "JetsimWorkloads", .product(name: "Yams", package: "Yams")]
+            dependencies: ["JetsimCore", "JetsimWorkloads", "CZlib", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "JetsimCLI",

@@ -14,7 +14,7 @@ public struct JetsimCommand: ParsableCommand {
           jetsim devices
         """,
         version: JetsimVersion.string,
-        subcommands: [RunCommand.self, GenerateCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
+        subcommands: [RunCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
     )
 
     public init() {}

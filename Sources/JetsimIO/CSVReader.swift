@@ -3,15 +3,17 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CZlib
 
 /// A streaming RFC 4180 reader over bytes: quoted fields (with `""` escapes and embedded newlines), LF or CRLF
 /// line ends, blank lines and lines starting with `#` skipped. Constant memory: one read buffer and one row.
 ///
 /// Fields are exposed as byte buffers valid until the next `nextRow()`; nothing is decoded into `String`
-/// unless asked (`string(_:)`).
+/// unless asked (`string(_:)`). Gzip-compressed files (recognised by their magic bytes) are read transparently.
 public final class CSVReader {
     public let path: String
-    private let fd: Int32
+    private var fd: Int32
+    private var gz: gzFile?
     private var buffer: [UInt8]
     private var position = 0
     private var limit = 0
@@ -22,18 +24,37 @@ public final class CSVReader {
     private var row: [UInt8] = []
     private var fieldEnds: [Int] = []
 
-    public init(path: String, bufferSize: Int = 1 << 20) throws(InputError) {
+    private let delimiter: UInt8
+
+    /// `delimiter` is `,` for CSV, `\t` for TSV.
+    public init(path: String, bufferSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) throws(InputError) {
         self.path = path
-        fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
+        self.delimiter = delimiter
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
             throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
+        }
+        var magic: (UInt8, UInt8) = (0, 0)
+        let isGzip = withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1f, 0x8b)
+        if isGzip {
+            close(descriptor)
+            fd = -1
+            gz = gzopen(path, "rb")
+            guard gz != nil else { throw InputError(file: path, message: "cannot open the gzip file", exitCode: InputError.noInput) }
+            gzbuffer(gz, 1 << 17)
+        } else {
+            fd = descriptor
+            gz = nil
         }
         buffer = [UInt8](repeating: 0, count: max(bufferSize, 16))
         row.reserveCapacity(256)
         fieldEnds.reserveCapacity(32)
     }
 
-    deinit { close(fd) }
+    deinit {
+        if let gz { gzclose(gz) }
+        if fd >= 0 { close(fd) }
+    }
 
     public var fieldCount: Int { fieldEnds.count }
 
@@ -70,10 +91,13 @@ public final class CSVReader {
             position = 0
         }
         if limit == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-        let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + limit, raw.count - limit) }
+        let n = buffer.withUnsafeMutableBytes { raw -> Int in
+            if let gz { return Int(gzread(gz, raw.baseAddress! + limit, UInt32(min(raw.count - limit, 1 << 30)))) }
+            return read(fd, raw.baseAddress! + limit, raw.count - limit)
+        }
         if n < 0 {
-            throw InputError(file: path, line: nextLineNumber, message: "read failed: \(String(cString: strerror(errno)))",
-                             exitCode: InputError.noInput)
+            let why = gz != nil ? "the gzip data is corrupt" : String(cString: strerror(errno))
+            throw InputError(file: path, line: nextLineNumber, message: "read failed: \(why)", exitCode: InputError.dataError)
         }
         if n == 0 { atEOF = true; return false }
         limit += n
@@ -123,7 +147,7 @@ public final class CSVReader {
                     throw InputError(file: path, line: lineNumber, message: "a quote inside an unquoted field (field \(fieldEnds.count + 1))")
                 }
                 fieldStart = false
-            case UInt8(ascii: ","):
+            case delimiter:
                 fieldEnds.append(row.count)
                 fieldStart = true
             case UInt8(ascii: "\n"):

@@ -43,7 +43,12 @@ public struct AppCategory: Sendable, Equatable {
               fileBackedMB: 30, coldLaunchMillis: 300, resumeMillis: 100, modes: [], backgroundTaskSeconds: 0, share: 0.25),
     ]
 
-    public static func named(_ name: String) -> AppCategory? { all.first { $0.name == name } }
+    /// The profile of apps no table entry recognises: a mid-sized app (never part of a generated mix).
+    public static let other = AppCategory(name: "other", dirtyMB: 80, growthMBPerMinute: 2, cacheMB: 30, purgeableMB: 15, backingStoreMB: 24,
+                                          imageCacheMB: 15, fileBackedMB: 45, coldLaunchMillis: 1000, resumeMillis: 180, modes: [],
+                                          backgroundTaskSeconds: 0, share: 0)
+
+    public static func named(_ name: String) -> AppCategory? { (all + [other]).first { $0.name == name } }
 
     /// The category's app profile named `appName`, with every size scaled by `scale` (1 = the table).
     public func profile(named appName: String, scale: Double = 1) -> AppProfile {

@@ -49,13 +49,20 @@ public enum FixedPoint {
     /// Bytes as MiB with three decimals.
     public static func mebibytes(_ bytes: Int) -> String { format(bytes, over: Units.mebibyte, decimals: 3) }
 
-    /// Bytes as MiB, exactly when the count is a whole number of KiB (at most ten decimals, trailing zeros
-    /// dropped), else rounded to six decimals.
+    /// Bytes as MiB written exactly: every byte count is a finite binary fraction of a MiB, so at most 20
+    /// decimals, trailing zeros dropped (`1.5`, `0.0000009537`…). Reading it back gives the same bytes.
     public static func exactMebibytes(_ bytes: Int) -> String {
-        var text = format(bytes, over: Units.mebibyte, decimals: bytes % 1024 == 0 ? 10 : 6)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
+        let negative = bytes < 0
+        let magnitude = bytes.magnitude
+        var text = (negative ? "-" : "") + String(magnitude >> 20)
+        var remainder = magnitude & ((1 << 20) - 1)
+        if remainder != 0 {
+            text += "."
+            while remainder != 0 {
+                remainder *= 10
+                text += String(remainder >> 20)
+                remainder &= (1 << 20) - 1
+            }
         }
         return text
     }

@@ -1,0 +1,2 @@
+// zlib, for reading .gz inputs transparently (Debian: zlib1g-dev).
+#include <zlib.h>

@@ -1,0 +1,77 @@
+import ArgumentParser
+import JetsimCore
+import JetsimIO
+import JetsimWorkloads
+
+/// `jetsim import` — real traces and jetsam reports to Jetsim's formats.
+public struct ImportCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert a real usage trace (lsapp, intervals, libcachesim) or an iOS JetsamEvent report to Jetsim's formats.",
+        discussion: """
+        Usage traces become DIR/trace.csv plus DIR/apps.csv for the apps seen (profiles from the name → category
+        table in README, "Workloads"), ready for `jetsim run`. A jetsam-event report becomes DIR/apps.csv and
+        DIR/device.yaml. Inputs stream in constant memory; .gz files are read transparently. A bad row stops the
+        import with its file and line, or, with --skip-bad, is counted and skipped.
+
+        Formats:
+          lsapp         LSApp TSV: user_id, session_id, timestamp, app_name, event_type (Opened/Closed/User Interaction/Broken)
+          intervals     CSV user,start,end,app (ISO-8601 or epoch milliseconds)
+          libcachesim   libCacheSim CSV: time, obj-id, obj-size (--csv-fields to remap)
+          jetsam-event  an iOS JetsamEvent report (.ips)
+
+        Examples:
+          jetsim import lsapp lsapp.tsv.gz --out /tmp/lsapp --user 17
+          jetsim import intervals usage.csv --out /tmp/usage --merge-gap 10
+          jetsim import jetsam-event JetsamEvent-2024-01-05.ips --out /tmp/phone
+        """
+    )
+
+    @Argument(help: "Input format: lsapp, intervals, libcachesim or jetsam-event.") var format: String
+    @Argument(help: "The input file (.gz accepted for traces).") var file: String
+    @Option(help: "Output directory.") var out: String
+    @Option(help: "Import one user only (lsapp, intervals).") var user: String?
+    @Option(help: "Seconds within which intervals of the same app merge, and a switch needs no home (intervals).") var mergeGap = "5"
+    @Option(help: "libCacheSim CSV field numbers, e.g. 'time=1,obj-id=2,obj-size=3'.") var csvFields: String?
+    @Flag(help: "Skip malformed rows (counted in the output) instead of stopping.") var skipBad = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard ["lsapp", "intervals", "libcachesim", "jetsam-event"].contains(format) else {
+            throw ValidationError("unknown format '\(format)' (lsapp, intervals, libcachesim, jetsam-event)")
+        }
+        guard let gap = Array(mergeGap.utf8).withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), gap >= 0 else {
+            throw ValidationError("--merge-gap must be a number of seconds ≥ 0")
+        }
+    }
+
+    public func run() throws {
+        try reportingErrors {
+            if format == "jetsam-event" {
+                let result = try JetsamEventImporter.parse(path: file)
+                try makeDirectories(out)
+                let apps = try AtomicFile(path: out + "/apps.csv"), device = try AtomicFile(path: out + "/device.yaml")
+                try apps.write(WorkloadFiles.catalogCSV(result.apps))
+                try device.write(result.deviceYAML)
+                try apps.commit()
+                try device.commit()
+                print("\(result.apps.count) apps and a device → \(out)/ (apps.csv, device.yaml)")
+                return
+            }
+            let writer = try ImportWriter(directory: out, source: file, format: format)
+            switch format {
+            case "lsapp":
+                try LSAppImporter.run(path: file, writer: writer, user: user, skipBad: skipBad)
+            case "intervals":
+                let gap = Array(mergeGap.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: Units.microsPerSecond) } ?? 0
+                try IntervalsImporter.run(path: file, writer: writer, user: user, mergeGapMicros: gap, skipBad: skipBad)
+            default:
+                try LibCacheSimImporter.run(path: file, writer: writer, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
+            }
+            guard writer.rows > 0 else { throw InputError(file: file, message: user == nil ? "no events to import" : "no events for user '\(user ?? "")'") }
+            try writer.commit()
+            print("\(writer.rows) events, \(writer.appCount) apps, \(writer.skipped) rows skipped → \(out)/ (trace.csv, apps.csv)")
+        }
+    }
+}

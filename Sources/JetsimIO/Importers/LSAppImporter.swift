@@ -1,0 +1,76 @@
+import JetsimCore
+
+/// Imports the LSApp dataset (TSV: `user_id, session_id, timestamp, app_name, event_type`, events `Opened`,
+/// `Closed`, `User Interaction`, `Broken`), sorted by user, session and time as published.
+///
+/// A Closed followed by an Opened within the same second is an app switch; any other Closed, and the end of a
+/// session, is a `home`. Users follow one another, each user's first event an hour after the previous user's last;
+/// `user` selects one user. Streams in constant memory.
+public enum LSAppImporter {
+    public static func run(path: String, writer: ImportWriter, user onlyUser: String?, skipBad: Bool) throws(InputError) {
+        let reader = try CSVReader(path: path, delimiter: UInt8(ascii: "\t"))
+        var header = true
+        var currentUser: String?, currentSession: String?
+        var foreground: String?
+        var pendingClose: Int?       // output time of a Closed not yet known to be a switch
+        var lastOutput = 0, offset = 0, base = 0, lastInput = Int.min
+        func bad(_ field: String?, _ message: String) throws(InputError) {
+            if skipBad { writer.skip(); return }
+            throw InputError(file: path, line: reader.lineNumber, field: field, message: message)
+        }
+        func endSession(user: String) throws(InputError) {
+            if let t = pendingClose ?? (foreground != nil ? lastOutput : nil) { try writer.emit(time: t, app: nil, .home, user: user) }
+            pendingClose = nil
+            foreground = nil
+        }
+        while try reader.nextRow() {
+            if header {
+                header = false
+                if reader.string(0).trimmingSpaces == "user_id" { continue }
+            }
+            guard reader.fieldCount >= 5 else { try bad(nil, "expected 5 tab-separated fields, found \(reader.fieldCount)"); continue }
+            let user = reader.string(0).trimmingSpaces, session = reader.string(1).trimmingSpaces
+            let app = reader.string(3).trimmingSpaces, event = reader.string(4).trimmingSpaces
+            if let onlyUser, user != onlyUser { continue }
+            guard let time = Timestamps.micros(reader.string(2).trimmingSpaces) else {
+                try bad("timestamp", "expected 'YYYY-MM-DD HH:MM:SS' or epoch milliseconds, found '\(reader.string(2))'")
+                continue
+            }
+            guard ["Opened", "Closed", "User Interaction", "Broken"].contains(event) else {
+                try bad("event_type", "expected Opened, Closed, User Interaction or Broken, found '\(event)'")
+                continue
+            }
+            guard !app.isEmpty else { try bad("app_name", "the app name is empty"); continue }
+            if user != currentUser {
+                if let currentUser { try endSession(user: currentUser) }
+                offset = currentUser == nil ? 0 : writer.lastEmittedTime + 3600 * Units.microsPerSecond
+                base = time
+                lastInput = Int.min
+                currentUser = user
+                currentSession = session
+            } else if session != currentSession {
+                try endSession(user: user)
+                currentSession = session
+            }
+            guard time >= lastInput else { try bad("timestamp", "times must not decrease within a user"); continue }
+            lastInput = time
+            let t = offset + (time - base)
+            switch event {
+            case "Opened", "User Interaction":
+                if let closed = pendingClose, closed / Units.microsPerSecond < t / Units.microsPerSecond {
+                    try writer.emit(time: closed, app: nil, .home, user: user)   // not a same-second switch
+                    foreground = nil
+                }
+                pendingClose = nil
+                if foreground != app { try writer.emit(time: t, app: app, .open, user: user) }
+                foreground = app
+            case "Closed":
+                if foreground == app { pendingClose = t }
+            default:
+                writer.skip()   // Broken: the dataset's own marker of an unusable row
+            }
+            lastOutput = t
+        }
+        if let currentUser { try endSession(user: currentUser) }
+    }
+}

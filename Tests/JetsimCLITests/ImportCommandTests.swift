@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@Suite struct ImportCommandTests {
+    static let lsapp = """
+    user_id\tsession_id\ttimestamp\tapp_name\tevent_type
+    1\t1\t2018-01-16 06:01:05\tWhatsApp\tOpened
+    1\t1\t2018-01-16 06:01:40\tWhatsApp\tClosed
+    1\t1\t2018-01-16 06:01:40\tChrome\tOpened
+    1\t1\t2018-01-16 06:01:41\tChrome\tUser Interaction
+    1\t1\t2018-01-16 06:03:00\tChrome\tClosed
+    1\t1\t2018-01-16 06:05:00\tSpotify\tOpened
+    1\t1\t2018-01-16 06:06:00\tSpotify\tClosed
+    1\t2\t2018-01-16 09:00:00\tcom.google.android.gm\tOpened
+    1\t2\t2018-01-16 09:00:30\tcom.google.android.gm\tClosed
+    2\t7\t2018-02-01 12:00:00\tcom.whatsapp\tOpened
+    2\t7\t2018-02-01 12:00:20\tcom.whatsapp\tClosed
+
+    """
+
+    func traceRows(_ dir: String) throws -> [String] {
+        try String(contentsOfFile: dir + "/trace.csv", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst().map(String.init)
+    }
+
+    @Test func lsappBecomesForegroundIntervalsAndRuns() throws {
+        let dir = try scratch()
+        let input = dir + "/ls.tsv"
+        try Self.lsapp.write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["import", "lsapp", input, "--out", dir + "/o"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // 06:01:05 open; the same-second Closed/Opened is a switch; an Opened two minutes after a Closed comes after
+        // a home; session 2 starts three hours later; user 2 starts an hour after user 1's last event.
+        #expect(try traceRows(dir + "/o") == [
+            "0.000,WhatsApp,open,,1", "35.000,Chrome,open,,1", "115.000,,home,,1", "235.000,Spotify,open,,1", "295.000,,home,,1",
+            "10735.000,com.google.android.gm,open,,1", "10765.000,,home,,1", "14365.000,com.whatsapp,open,,2", "14385.000,,home,,2",
+        ])
+        let apps = try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8)
+        #expect(apps.contains("\ncom.google.android.gm,92,"))   // package name → mail profile
+        #expect(apps.contains("\nSpotify,90,"))                 // app name → music profile
+        let run = try CLI.run(["run", "--device", "iphone-x", "--apps", dir + "/o/apps.csv", "--trace", dir + "/o/trace.csv", "--out", dir + "/r", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let one = try CLI.run(["import", "lsapp", input, "--out", dir + "/u2", "--user", "2"])
+        #expect(one.status == 0)
+        #expect(try traceRows(dir + "/u2") == ["0.000,com.whatsapp,open,,2", "20.000,,home,,2"])
+    }
+
+    @Test func gzipInputIsReadTransparently() throws {
+        let dir = try scratch()
+        let input = dir + "/ls.tsv"
+        try Self.lsapp.write(toFile: input, atomically: true, encoding: .utf8)
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = ["-k", input]
+        try gz.run()
+        gz.waitUntilExit()
+        #expect(try CLI.run(["import", "lsapp", input + ".gz", "--out", dir + "/gz"]).status == 0)
+        #expect(try CLI.run(["import", "lsapp", input, "--out", dir + "/plain"]).status == 0)
+        #expect(try traceRows(dir + "/gz") == traceRows(dir + "/plain"))
+    }
+
+    @Test func badRowsStopWithTheirLineOrAreCountedAndSkipped() throws {
+        let dir = try scratch()
+        let input = dir + "/bad.tsv"
+        try (Self.lsapp + "2\t7\tyesterday\tcom.whatsapp\tOpened\n2\t7\t2018-02-01 12:01:00\tx\tTeleported\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let strict = try CLI.run(["import", "lsapp", input, "--out", dir + "/strict"])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("bad.tsv:13: field 'timestamp'"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/strict/trace.csv"))
+        let lenient = try CLI.run(["import", "lsapp", input, "--out", dir + "/lenient", "--skip-bad"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stdout.contains("2 rows skipped"))
+    }
+
+    @Test func intervalsMergeSameAppAndSwitchWithinTheGap() throws {
+        let dir = try scratch()
+        let input = dir + "/iv.csv"
+        try """
+        user,start,end,app
+        a,2024-01-05T10:00:00Z,2024-01-05T10:01:00Z,Maps
+        a,2024-01-05T10:01:03Z,2024-01-05T10:02:00Z,Maps
+        a,2024-01-05T10:02:02Z,2024-01-05T10:03:00Z,Spotify
+        a,1704449400000,1704449460000,Gmail
+        b,2024-01-06T08:00:00.500+01:00,2024-01-06T08:00:10.500+01:00,Chrome
+
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["import", "intervals", input, "--out", dir + "/o", "--merge-gap", "5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Maps twice 3 s apart: one interval; Spotify 2 s later: a switch; Gmail at 10:10 (epoch ms): after a home.
+        #expect(try traceRows(dir + "/o") == [
+            "0.000,Maps,open,,a", "122.000,Spotify,open,,a", "180.000,,home,,a", "600.000,Gmail,open,,a", "660.000,,home,,a",
+            "4260.000,Chrome,open,,b", "4270.000,,home,,b",
+        ])
+        try "user,start,end,app\na,2024-01-05T10:00:00Z,2024-01-05T09:00:00Z,Maps\n".write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["import", "intervals", dir + "/bad.csv", "--out", dir + "/b"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("bad.csv:2: field 'end': the interval ends before it starts"))
+    }
+
+    @Test func libcachesimImportKeepsExactSizesAndTheSameMisses() throws {
+        let dir = try scratch()
+        let input = dir + "/t.csv"
+        try "time,obj_id,obj_size\n1,10,100\n2,11,200001\n3,10,100\n4,12,300\n5,11,200001\n6,13,1000\n7,10,100\n".write(toFile: input, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import", "libcachesim", input, "--out", dir + "/o"]).status == 0)
+        for policy in ["lru", "fifo"] {
+            let direct = try CLI.run(["run", "--device", "cache:200500", "--format", "libcachesim", "--trace", input, "--policy", policy, "--out", "\(dir)/d-\(policy)", "--quiet"])
+            let imported = try CLI.run(["run", "--device", "cache:200500", "--apps", dir + "/o/apps.csv", "--trace", dir + "/o/trace.csv",
+                                        "--policy", policy, "--out", "\(dir)/i-\(policy)", "--quiet"])
+            #expect(direct.status == 0 && imported.status == 0, "\(imported.stderr)")
+            let a = try String(contentsOfFile: "\(dir)/d-\(policy)/kills.csv", encoding: .utf8)
+            let b = try String(contentsOfFile: "\(dir)/i-\(policy)/kills.csv", encoding: .utf8)
+            #expect(a == b)
+        }
+        #expect(try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8).contains("\n11,0.19073581695556640625,"))  // 200001 B exactly
+    }
+
+    @Test func jetsamEventReportBecomesACatalogAndADevice() throws {
+        let dir = try scratch()
+        let report = dir + "/JetsamEvent.ips"
+        try """
+        {"bug_type":"298","timestamp":"2024-01-05 10:00:00.00 +0000","os_version":"iPhone OS 14.2 (18B92)","incident_id":"X"}
+        {"product":"iPhone12,1","build":"18B92","memoryStatus":{"pageSize":16384,"memoryPages":{"free":3000,"active":60000,"inactive":50000,"purgeable":1000,"wired":40000,"speculative":2000,"throttled":0,"fileBacked":30000,"anonymous":80000},"compressorSize":20000,"uncompressed":50000},"largestProcess":"Game",
+        "processes":[{"name":"Game","pid":1,"rpages":92802,"purgeable":640,"states":["frontmost"],"reason":"per-process-limit","killDelta":1},
+        {"name":"Music","pid":2,"rpages":6400,"purgeable":0,"states":["audio","background"]},
+        {"name":"Maps","pid":3,"rpages":12800,"purgeable":320,"states":["location","background"]},
+        {"name":"Mail","pid":4,"rpages":3200,"states":["suspended"]},
+        {"name":"backboardd","pid":5,"rpages":5000,"states":["daemon","idle"]}]}
+        """.write(toFile: report, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["import", "jetsam-event", report, "--out", dir + "/o"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let apps = try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8).split(separator: "\n").dropFirst(2)
+        #expect(apps.count == 4)                                                  // the daemon is left out
+        #expect(apps.contains { $0.hasPrefix("Game,1450.03125,") && $0.contains(",10,") })  // 92802 × 16 KiB; 640 pages purgeable
+        #expect(apps.contains { $0.hasPrefix("Music,100,") && $0.contains(",audio,") })
+        #expect(apps.contains { $0.hasPrefix("Maps,200,") && $0.contains(",location,") })
+        let device = try String(contentsOfFile: dir + "/o/device.yaml", encoding: .utf8)
+        #expect(device.contains("ram_mb: 2750\n"))        // (156 000 + 20 000) pages × 16 KiB
+        #expect(device.contains("reserve_mb: 625\n"))     // 40 000 wired pages
+        #expect(device.contains("app_limit_mb: 1450.03125\n"))
+        let run = try CLI.run(["run", "--device", dir + "/o/device.yaml", "--apps", dir + "/o/apps.csv", "--trace", CLI.exampleTrace, "--out", dir + "/r"])
+        #expect(run.status == 65)   // the example trace names other apps: a clear error, not a crash
+        #expect(run.stderr.contains("unknown app"))
+        try "{\"bug_type\":\"109\"}\n{}\n".write(toFile: dir + "/crash.ips", atomically: true, encoding: .utf8)
+        let wrong = try CLI.run(["import", "jetsam-event", dir + "/crash.ips", "--out", dir + "/w"])
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("crash.ips:1: field 'bug_type': expected 298"))
+    }
+}
