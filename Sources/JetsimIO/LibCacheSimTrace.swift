@@ -5,7 +5,9 @@ import JetsimCore
 /// not a number. Each request becomes an `open` of the app named by the object id, whose size is its footprint.
 ///
 /// Semantics match libCacheSim: numeric object ids, an object keeps the size of its first request. Unlike
-/// libCacheSim, a zero-size request is refused with its line rather than dropped silently.
+/// libCacheSim, a zero-size request is refused with its line rather than dropped silently. A file whose rows have
+/// a single field is libCacheSim's plain-text format: one object id per line, every object of size 1, one request
+/// per second.
 /// The file is read twice (once for the catalog, once streaming the requests), in constant memory per object.
 public final class LibCacheSimTrace {
     public struct Fields: Sendable, Equatable {
@@ -34,8 +36,11 @@ public final class LibCacheSimTrace {
     public let catalog: AppCatalog
     private let ids: [UInt64: Int32]
     private let hasHeader: Bool
+    /// libCacheSim's txt format: one object id per line.
+    public let plainText: Bool
     private var reader: CSVReader?
     private var lastTime = Int.min
+    private var requestIndex = 0
 
     public init(path: String, fields: Fields = Fields()) throws(InputError) {
         self.path = path
@@ -45,15 +50,17 @@ public final class LibCacheSimTrace {
         var profiles: [AppProfile] = []
         var header = false
         var first = true
+        var text = false
         while try scan.nextRow() {
             if first {
                 first = false
-                if scan.withField(fields.objectID - 1, LibCacheSimTrace.unsigned) == nil {
+                text = scan.fieldCount == 1
+                if scan.withField(text ? 0 : fields.objectID - 1, LibCacheSimTrace.unsigned) == nil {
                     header = true
                     continue
                 }
             }
-            let (id, size) = try LibCacheSimTrace.request(scan, fields: fields, path: path)
+            let (id, size) = try LibCacheSimTrace.request(scan, fields: fields, path: path, plainText: text)
             if ids[id] == nil {
                 ids[id] = Int32(profiles.count)
                 var p = AppProfile(name: String(id), dirtyBytes: size)
@@ -65,6 +72,7 @@ public final class LibCacheSimTrace {
         guard !profiles.isEmpty else { throw InputError(file: path, message: "no requests in the trace") }
         self.ids = ids
         hasHeader = header
+        plainText = text
         do {
             catalog = try AppCatalog(profiles)
         } catch {
@@ -86,7 +94,13 @@ public final class LibCacheSimTrace {
         return v
     }
 
-    private static func request(_ r: CSVReader, fields: Fields, path: String) throws(InputError) -> (UInt64, Int) {
+    private static func request(_ r: CSVReader, fields: Fields, path: String, plainText: Bool) throws(InputError) -> (UInt64, Int) {
+        if plainText {
+            guard let id = r.withField(0, unsigned) else {
+                throw InputError(file: path, line: r.lineNumber, field: "obj-id", message: "expected a numeric object id, found '\(r.string(0))'")
+            }
+            return (id, 1)
+        }
         guard let id = r.withField(fields.objectID - 1, unsigned) else {
             throw InputError(file: path, line: r.lineNumber, field: "obj-id", message: "expected a numeric object id, found '\(r.string(fields.objectID - 1))'")
         }
@@ -107,7 +121,9 @@ public final class LibCacheSimTrace {
             if hasHeader { _ = try reader?.nextRow() }
         }
         guard let r = reader, try r.nextRow() else { return nil }
-        let (id, _) = try LibCacheSimTrace.request(r, fields: fields, path: path)
+        let (id, _) = try LibCacheSimTrace.request(r, fields: fields, path: path, plainText: plainText)
+        requestIndex += 1
+        if plainText { return TraceEvent(time: requestIndex * Units.microsPerSecond, app: ids[id] ?? 0, kind: .open) }
         guard let time = r.withField(fields.time - 1, { DecimalParser.scaled($0, unit: Units.microsPerSecond) }), time >= 0,
               time <= DecimalParser.maxMicros else {
             throw InputError(file: path, line: r.lineNumber, field: "time", message: "expected seconds, found '\(r.string(fields.time - 1))'")

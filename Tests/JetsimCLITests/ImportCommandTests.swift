@@ -69,6 +69,7 @@ import Testing
         let lenient = try CLI.run(["import", "lsapp", input, "--out", dir + "/lenient", "--skip-bad"])
         #expect(lenient.status == 0, "\(lenient.stderr)")
         #expect(lenient.stdout.contains("2 rows skipped"))
+        #expect(try String(contentsOfFile: dir + "/lenient/trace.csv", encoding: .utf8).hasSuffix("# 2 malformed rows were skipped (--skip-bad)\n"))
     }
 
     @Test func intervalsMergeSameAppAndSwitchWithinTheGap() throws {
@@ -111,6 +112,17 @@ import Testing
             #expect(a == b)
         }
         #expect(try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8).contains("\n11,0.19073581695556640625,"))  // 200001 B exactly
+    }
+
+    @Test func libcachesimPlainTextTraces() throws {
+        let dir = try scratch()
+        try "5\n6\n5\n7\n6\n".write(toFile: dir + "/t.txt", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import", "libcachesim", dir + "/t.txt", "--out", dir + "/o"]).status == 0)
+        #expect(try traceRows(dir + "/o") == ["1.000,5,open,,1", "2.000,6,open,,1", "3.000,5,open,,1", "4.000,7,open,,1", "5.000,6,open,,1"])
+        // Capacity 2 objects of size 1, LRU: 5 6 5(hit) 7(evicts 6) 6(evicts 5) → 4 misses.
+        let r = try CLI.run(["run", "--device", "cache:2", "--format", "libcachesim", "--trace", dir + "/t.txt", "--policy", "lru", "--out", dir + "/r", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/r/summary.csv", encoding: .utf8).contains(",5,4,1,0.2000,"))   // launches, cold, resumes, hot ratio
     }
 
     @Test func jetsamEventReportBecomesACatalogAndADevice() throws {

@@ -51,6 +51,7 @@ public final class ImportWriter {
 
     /// Writes `apps.csv` for every app seen and renames both files into place.
     public func commit() throws(InputError) {
+        if skipped > 0 { try trace.write("# \(skipped) malformed rows were skipped (--skip-bad)\n") }
         let catalog = names.map { profiles[$0] ?? AppNameCategories.category(for: $0).profile(named: $0) }
         let apps = try AtomicFile(path: directory + "/apps.csv")
         try apps.write(WorkloadFiles.catalogCSV(catalog))
