@@ -150,7 +150,10 @@ public struct WorkloadGenerator: Sendable {
                 }
             }
         }
-        // Stable sort by time: events of one instant keep their generation order.
+        // Activity that would outlast the user's days (a long playlist, a drive) ends with them, so the next user's
+        // trace can start on the next day. Then a stable sort by time: events of one instant keep their order.
+        let windowEnd = (startDay + max(1, options.days)) * dayMillis - 1
+        for k in events.indices where events[k].timeMillis > windowEnd { events[k].timeMillis = windowEnd }
         return events.enumerated().sorted { a, b in
             a.element.timeMillis != b.element.timeMillis ? a.element.timeMillis < b.element.timeMillis : a.offset < b.offset
         }.map(\.element)

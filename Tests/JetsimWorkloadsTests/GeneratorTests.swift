@@ -32,6 +32,14 @@ import Testing
         #expect(events.allSatisfy { $0.kind == .home || ($0.app >= 0 && Int($0.app) < g.catalog.count) })
     }
 
+    @Test func everyUserStaysWithinTheirDays() {
+        for seed in 1...20 {
+            let g = WorkloadGenerator(options: options(days: 2, seed: UInt64(seed)))
+            let events = g.events(user: 0, startDay: 4)
+            #expect(events.allSatisfy { $0.timeMillis >= 4 * 86_400_000 && $0.timeMillis < 6 * 86_400_000 }, "seed \(seed)")
+        }
+    }
+
     /// Engagements (an open until the next open or home) follow the LiveLab targets: 50 % under 30 s, 90 % under 4 min.
     @Test func engagementLengthsHitTheirTargetQuantiles() {
         let g = WorkloadGenerator(options: options(users: 4, days: 5))
