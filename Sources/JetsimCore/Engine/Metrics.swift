@@ -74,6 +74,8 @@ public struct SimulationResult: Sendable {
     /// The run outlasted `SimulationOptions.maxSamples` samples; later ones were not taken.
     public var samplesTruncated: Bool
     public var apps: [AppSummary]
+    /// Metrics per `SimulationOptions.intervalMicros` window, from the first event (empty without intervals).
+    public var intervals: [MetricsSnapshot]
 
     public var simulatedMicros: Int { endTime - startTime }
     public var totalKills: Int { killsByReason.values.reduce(0, +) }

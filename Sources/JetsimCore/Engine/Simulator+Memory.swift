@@ -119,6 +119,7 @@ extension Simulator {
         memory.free += logical - physical
         metrics.compressedBytes += logical
         if memory.compressorPool > metrics.peakCompressorBytes { metrics.peakCompressorBytes = memory.compressorPool }
+        if memory.compressorPool > peakCompressorSinceSnapshot { peakCompressorSinceSnapshot = memory.compressorPool }
         return true
     }
 

@@ -6,6 +6,10 @@ public struct SimulationOptions: Sendable, Equatable {
     public var sampleIntervalMicros = 60 * Units.microsPerSecond
     /// Most `timeseries.csv` rows kept; sampling stops there and the result says so (default 1 000 000).
     public var maxSamples = 1_000_000
+    /// Metrics start this long after the first event; the simulation itself runs from the start (default 0).
+    public var warmupMicros = 0
+    /// Length of the windows of `SimulationResult.intervals` (0: none).
+    public var intervalMicros = 0
     public init() {}
 }
 
@@ -56,6 +60,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var kills: [KillRecord] = []
     var samples: [MemorySample] = []
     var samplesTruncated = false
+    var warmupSnapshot: MetricsSnapshot?
+    var intervalSnapshots: [MetricsSnapshot] = []
+    var peakCompressorSinceSnapshot = 0
     /// Sustained pressure found no idle app to kill; the next app to enter the idle band resumes the kills.
     var sustainedWaiting = false
     var lastSustainedKill = Int.min
@@ -122,49 +129,55 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         _checkInvariants()
     }
 
-    /// Ends the run at the last event's time and returns everything measured.
+    /// Ends the run at the last event's time and returns everything measured after the warm-up.
     public mutating func finish() -> SimulationResult {
         runTimers(through: now)
-        for i in apps.indices { accrue(i) }
-        var latencies: [(value: Int, count: Int)] = []
-        var totalLaunchMillis = 0
-        for (i, a) in apps.enumerated() {
-            let p = profiles[i]
-            let failedMillis = device.timers.launchWatchdogMicros / Units.microsPerMilli
-            latencies.append((p.coldLaunchMillis, a.coldLaunches - a.watchdogFailures))
-            latencies.append((failedMillis, a.watchdogFailures))
-            latencies.append((p.resumeMillis, a.resumes - a.thawedResumes))
-            totalLaunchMillis += p.coldLaunchMillis * (a.coldLaunches - a.watchdogFailures)
-                + failedMillis * a.watchdogFailures + p.resumeMillis * (a.resumes - a.thawedResumes)
+        let final = snapshot(includeApps: true)
+        var base = MetricsSnapshot()
+        base.time = startTime
+        base.apps = final.apps.map { $0.map { _ in MetricsSnapshot.AppCounters() } }
+        if let warmupSnapshot { base = warmupSnapshot }
+        var measured = final.since(base)
+        // Windows between interval boundaries (the last one ends with the run); the measured peak spans them.
+        var windows: [MetricsSnapshot] = []
+        var previous = MetricsSnapshot()
+        previous.time = startTime
+        for s in intervalSnapshots + [final] where s.time > previous.time || windows.isEmpty {
+            var w = s.since(previous)
+            w.apps = nil
+            windows.append(w)
+            previous = s
+            if s.time > base.time { measured.peakCompressorBytes = max(measured.peakCompressorBytes, s.peakCompressorBytes) }
         }
-        for (latency, count) in metrics.thawedResumeLatencies.sorted(by: { $0.key < $1.key }) {
-            latencies.append((latency, count))
-            totalLaunchMillis += latency * count
-        }
+        if options.intervalMicros == 0 { windows = [] }
         var byReason: [KillReason: Int] = [:]
-        for r in KillReason.allCases { byReason[r] = metrics.killsByReason[Int(r.rawValue)] }
-        let summaries = apps.enumerated().map { i, a in
+        for r in KillReason.allCases { byReason[r] = measured.killsByReason[Int(r.rawValue)] }
+        let counters = measured.apps ?? []
+        let summaries = counters.enumerated().map { i, c in
             AppSummary(
-                name: profiles[i].name, launches: a.launches, coldLaunches: a.coldLaunches, resumes: a.resumes,
-                backgroundLaunches: a.backgroundLaunches, kills: a.kills,
-                meanFootprintBytes: a.residentMicros > 0 ? Int(a.footprintIntegral / Int128(a.residentMicros)) : 0,
-                peakFootprintBytes: a.peakFootprint, residentMicros: a.residentMicros)
+                name: profiles[i].name, launches: c.launches, coldLaunches: c.coldLaunches, resumes: c.resumes,
+                backgroundLaunches: c.backgroundLaunches, kills: c.kills,
+                meanFootprintBytes: c.residentMicros > 0 ? Int(c.footprintIntegral / Int128(c.residentMicros)) : 0,
+                peakFootprintBytes: c.peakFootprint, residentMicros: c.residentMicros)
         }
+        let measuredKills = warmupSnapshot == nil ? kills : kills.filter { $0.time >= base.time }
         return SimulationResult(
-            policy: policy.descriptor, device: device, seed: options.seed, events: metrics.events,
-            startTime: startTime, endTime: now,
-            launches: apps.reduce(0) { $0 + $1.launches }, coldLaunches: apps.reduce(0) { $0 + $1.coldLaunches },
-            resumes: apps.reduce(0) { $0 + $1.resumes }, relaunchesAfterKill: metrics.relaunchesAfterKill,
-            backgroundLaunches: metrics.backgroundLaunches, killsByReason: byReason,
-            userVisibleKills: metrics.userVisibleKills, killsAvoidedByPurge: metrics.killsAvoidedByPurge,
-            purgedBytes: metrics.purgedBytes, memoryWarnings: metrics.memoryWarnings, oomEvents: metrics.oomEvents,
-            terminations: metrics.terminations, ignoredEvents: metrics.ignoredEvents,
-            compressedBytes: metrics.compressedBytes, peakCompressorBytes: metrics.peakCompressorBytes,
-            freezes: metrics.freezes, thaws: metrics.thaws, frozenWrittenBytes: metrics.frozenWrittenBytes,
-            totalLaunchMillis: totalLaunchMillis, p95LaunchMillis: nearestRankPercentile(latencies, percent: 95),
-            microsAtWarning: metrics.microsAtLevel[1],
-            microsAtCritical: metrics.microsAtLevel[2], residentAppMicros: metrics.residentAppMicros,
-            kills: kills, samples: samples, samplesTruncated: samplesTruncated, apps: summaries)
+            policy: policy.descriptor, device: device, seed: options.seed, events: measured.events,
+            startTime: base.time, endTime: now,
+            launches: measured.launches, coldLaunches: measured.coldLaunches,
+            resumes: measured.resumes, relaunchesAfterKill: measured.relaunchesAfterKill,
+            backgroundLaunches: measured.backgroundLaunches, killsByReason: byReason,
+            userVisibleKills: measured.userVisibleKills, killsAvoidedByPurge: measured.killsAvoidedByPurge,
+            purgedBytes: measured.purgedBytes, memoryWarnings: measured.memoryWarnings, oomEvents: measured.oomEvents,
+            terminations: measured.terminations, ignoredEvents: measured.ignoredEvents,
+            compressedBytes: measured.compressedBytes,
+            peakCompressorBytes: warmupSnapshot == nil ? metrics.peakCompressorBytes : measured.peakCompressorBytes,
+            freezes: measured.freezes, thaws: measured.thaws, frozenWrittenBytes: measured.frozenWrittenBytes,
+            totalLaunchMillis: measured.totalLaunchMillis, p95LaunchMillis: measured.p95LaunchMillis,
+            microsAtWarning: measured.microsAtLevel[1],
+            microsAtCritical: measured.microsAtLevel[2], residentAppMicros: measured.residentAppMicros,
+            kills: measuredKills, samples: samples, samplesTruncated: samplesTruncated, apps: summaries,
+            intervals: windows)
     }
 
     // MARK: Clock and timers
@@ -174,6 +187,56 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         startTime = time
         now = time
         timers.schedule(.sample, at: time)
+        if options.warmupMicros > 0 { timers.schedule(.warmupEnd, at: time + options.warmupMicros) }
+        if options.intervalMicros > 0 { timers.schedule(.intervalEnd, at: time + options.intervalMicros) }
+    }
+
+    /// Every additive counter as of now (footprint integrals accrued to now).
+    mutating func snapshot(includeApps: Bool) -> MetricsSnapshot {
+        var s = MetricsSnapshot()
+        s.time = now
+        s.events = metrics.events
+        s.relaunchesAfterKill = metrics.relaunchesAfterKill
+        s.backgroundLaunches = metrics.backgroundLaunches
+        s.killsByReason = metrics.killsByReason
+        s.userVisibleKills = metrics.userVisibleKills
+        s.killsAvoidedByPurge = metrics.killsAvoidedByPurge
+        s.purgedBytes = metrics.purgedBytes
+        s.memoryWarnings = metrics.memoryWarnings
+        s.oomEvents = metrics.oomEvents
+        s.terminations = metrics.terminations
+        s.ignoredEvents = metrics.ignoredEvents
+        s.compressedBytes = metrics.compressedBytes
+        s.freezes = metrics.freezes
+        s.thaws = metrics.thaws
+        s.frozenWrittenBytes = metrics.frozenWrittenBytes
+        s.microsAtLevel = metrics.microsAtLevel
+        s.residentAppMicros = metrics.residentAppMicros
+        s.peakCompressorBytes = peakCompressorSinceSnapshot
+        peakCompressorSinceSnapshot = memory.compressorPool
+        let failedMillis = device.timers.launchWatchdogMicros / Units.microsPerMilli
+        var latencies = metrics.thawedResumeLatencies
+        var counters: [MetricsSnapshot.AppCounters] = []
+        if includeApps { counters.reserveCapacity(apps.count) }
+        for i in apps.indices {
+            if includeApps { accrue(i) }
+            let a = apps[i], p = profiles[i]
+            s.launches += a.launches
+            s.coldLaunches += a.coldLaunches
+            s.resumes += a.resumes
+            for (ms, n) in [(p.coldLaunchMillis, a.coldLaunches - a.watchdogFailures), (failedMillis, a.watchdogFailures),
+                            (p.resumeMillis, a.resumes - a.thawedResumes)] where n > 0 {
+                latencies[ms, default: 0] += n
+            }
+            if includeApps {
+                counters.append(.init(launches: a.launches, coldLaunches: a.coldLaunches, resumes: a.resumes, kills: a.kills,
+                                      backgroundLaunches: a.backgroundLaunches, residentMicros: a.residentMicros,
+                                      footprintIntegral: a.footprintIntegral, peakFootprint: a.peakFootprint))
+            }
+        }
+        s.launchLatencies = latencies
+        if includeApps { s.apps = counters }
+        return s
     }
 
     /// Moves the clock forward, integrating time-weighted metrics. Changes no state.
@@ -217,6 +280,11 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             }
         case .sustainedPressure:
             sustainedPressureTick(token: timer.token)
+        case .warmupEnd:
+            warmupSnapshot = snapshot(includeApps: true)
+        case .intervalEnd:
+            intervalSnapshots.append(snapshot(includeApps: false))
+            timers.schedule(.intervalEnd, at: now + options.intervalMicros)
         default:
             let i = Int(timer.app)
             guard apps[i].generation == timer.generation, apps[i].state.isResident else { return }
@@ -228,7 +296,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             case .wakeEnd: backgroundWakeEnded(i)
             case .launchWatchdog: launchWatchdogFired(i)
             case .growthStep: growthStep(i, token: timer.token)
-            case .sample, .sustainedPressure: break
+            case .sample, .sustainedPressure, .warmupEnd, .intervalEnd: break
             }
         }
     }

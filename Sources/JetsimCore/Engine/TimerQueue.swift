@@ -2,7 +2,7 @@ import HeapModule
 
 /// What a timer does when it fires.
 enum TimerKind: UInt8 {
-    case agingEnd, interruptEnd, taskWorkEnd, taskExpiry, wakeEnd, launchWatchdog, growthStep, sample, sustainedPressure
+    case agingEnd, interruptEnd, taskWorkEnd, taskExpiry, wakeEnd, launchWatchdog, growthStep, sample, sustainedPressure, warmupEnd, intervalEnd
 }
 
 /// A pending timer. Ordered by time, then by scheduling order, so runs are deterministic.
