@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         .target(
@@ -27,7 +28,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "JetsimIO",
-            dependencies: ["JetsimCore", "JetsimWorkloads", "CZlib", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "JetsimCore", "JetsimWorkloads", "CZlib",
+                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "JetsimCLI",

@@ -15,9 +15,9 @@ public struct RunLabels: Sendable {
 public enum ReportFiles {
     // MARK: summary.csv
 
-    public static var summaryHeader: [String] {
-        ["policy", "device", "trace", "seed", "events", "sim_seconds", "launches", "cold_launches", "resumes",
-         "hot_launch_ratio", "kills"]
+    /// The metric columns shared by `summary.csv` (one measured window per run) and `intervals.csv`.
+    public static var metricHeader: [String] {
+        ["events", "sim_seconds", "launches", "cold_launches", "resumes", "hot_launch_ratio", "kills"]
             + KillReason.allCases.map { "kills_" + $0.reportName.replacingOccurrences(of: "-", with: "_") }
             + ["user_visible_kills", "purged_mb", "memory_warnings", "oom_events", "mean_launch_ms", "p95_launch_ms",
                "time_warning_s", "time_critical_s", "mean_resident_apps", "jetsam_kills", "relaunches_after_kill",
@@ -25,25 +25,44 @@ public enum ReportFiles {
                "peak_compressor_mb", "freezes", "thaws", "frozen_written_mb"]
     }
 
-    public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
-        [r.policy.displayName, r.device.name, labels.trace, String(r.seed), String(r.events),
-         FixedPoint.seconds(r.simulatedMicros), String(r.launches), String(r.coldLaunches), String(r.resumes),
-         FixedPoint.format(r.resumes, over: r.launches, decimals: 4), String(r.totalKills)]
-            + KillReason.allCases.map { String(r.killsByReason[$0] ?? 0) }
-            + [String(r.userVisibleKills), FixedPoint.mebibytes(r.purgedBytes), String(r.memoryWarnings),
-               String(r.oomEvents), FixedPoint.format(r.totalLaunchMillis, over: r.launches, decimals: 3),
-               String(r.p95LaunchMillis), FixedPoint.seconds(r.microsAtWarning), FixedPoint.seconds(r.microsAtCritical),
-               meanResidentApps(r), String(r.jetsamKills), String(r.relaunchesAfterKill), String(r.backgroundLaunches),
-               String(r.killsAvoidedByPurge), String(r.terminations), String(r.ignoredEvents),
-               FixedPoint.mebibytes(r.compressedBytes), FixedPoint.mebibytes(r.peakCompressorBytes),
-               String(r.freezes), String(r.thaws), FixedPoint.mebibytes(r.frozenWrittenBytes)]
+    /// The metrics of window `w`, which lasted `span` µs, in `metricHeader` order.
+    public static func metricValues(_ w: MetricsSnapshot, span: Int) -> [String] {
+        let jetsam = KillReason.allCases.filter(\.isJetsam).map { w.killsByReason[Int($0.rawValue)] }.reduce(0, +)
+        return [String(w.events), FixedPoint.seconds(span), String(w.launches), String(w.coldLaunches), String(w.resumes),
+                FixedPoint.format(w.resumes, over: w.launches, decimals: 4), String(w.totalKills)]
+            + KillReason.allCases.map { String(w.killsByReason[Int($0.rawValue)]) }
+            + [String(w.userVisibleKills), FixedPoint.mebibytes(w.purgedBytes), String(w.memoryWarnings), String(w.oomEvents),
+               FixedPoint.format(w.totalLaunchMillis, over: w.launches, decimals: 3), String(w.p95LaunchMillis),
+               FixedPoint.seconds(w.microsAtLevel[1]), FixedPoint.seconds(w.microsAtLevel[2]),
+               meanResidentApps(w.residentAppMicros, span: span), String(jetsam), String(w.relaunchesAfterKill),
+               String(w.backgroundLaunches), String(w.killsAvoidedByPurge), String(w.terminations), String(w.ignoredEvents),
+               FixedPoint.mebibytes(w.compressedBytes), FixedPoint.mebibytes(w.peakCompressorBytes),
+               String(w.freezes), String(w.thaws), FixedPoint.mebibytes(w.frozenWrittenBytes)]
     }
 
-    static func meanResidentApps(_ r: SimulationResult) -> String {
-        guard r.simulatedMicros > 0 else { return "0.000" }
+    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader }
+
+    public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
+        [r.policy.displayName, r.device.name, labels.trace, String(r.seed)] + metricValues(r.measured, span: r.simulatedMicros)
+    }
+
+    static func meanResidentApps(_ appMicros: Int128, span: Int) -> String {
+        guard span > 0 else { return "0.000" }
         // Σ(apps × µs) can exceed Int; scale to milli-apps in 128 bits first.
-        let milli = r.residentAppMicros * 1000 / Int128(r.simulatedMicros)
-        return FixedPoint.format(Int(milli), over: 1000, decimals: 3)
+        return FixedPoint.format(Int(appMicros * 1000 / Int128(span)), over: 1000, decimals: 3)
+    }
+
+    public static let intervalsHeader = ["policy", "device", "seed", "interval_start_s", "interval_end_s"] + metricHeader
+
+    /// One row per interval window of one run.
+    public static func intervalRows(_ r: SimulationResult) -> [[String]] {
+        var start = r.measured.time - r.simulatedMicros   // the first event
+        if let first = r.samples.first { start = min(start, first.time) }
+        return r.intervals.map { w in
+            defer { start = w.time }
+            return [r.policy.displayName, r.device.name, String(r.seed), FixedPoint.seconds(start), FixedPoint.seconds(w.time)]
+                + metricValues(w, span: w.time - start)
+        }
     }
 
     public static func summaryCSV(_ r: SimulationResult, labels: RunLabels) -> String {

@@ -76,6 +76,8 @@ public struct SimulationResult: Sendable {
     public var apps: [AppSummary]
     /// Metrics per `SimulationOptions.intervalMicros` window, from the first event (empty without intervals).
     public var intervals: [MetricsSnapshot]
+    /// The measured window (after the warm-up) as one snapshot difference; the fields above are read from it.
+    public var measured: MetricsSnapshot
 
     public var simulatedMicros: Int { endTime - startTime }
     public var totalKills: Int { killsByReason.values.reduce(0, +) }

@@ -177,7 +177,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             microsAtWarning: measured.microsAtLevel[1],
             microsAtCritical: measured.microsAtLevel[2], residentAppMicros: measured.residentAppMicros,
             kills: measuredKills, samples: samples, samplesTruncated: samplesTruncated, apps: summaries,
-            intervals: windows)
+            intervals: windows, measured: measured)
     }
 
     // MARK: Clock and timers
