@@ -1,4 +1,5 @@
 import ArgumentParser
+import JetsimIO
 
 /// `jetsim` — the root command. Each subcommand is one type in its own file.
 public struct JetsimCommand: ParsableCommand {
@@ -14,12 +15,12 @@ public struct JetsimCommand: ParsableCommand {
           jetsim devices
         """,
         version: JetsimVersion.string,
-        subcommands: [RunCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
+        subcommands: [RunCommand.self, CompareCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
     )
 
     public init() {}
 }
 
 public enum JetsimVersion {
-    public static let string = "0.1.0"
+    public static let string = JetsimVersionInfo.version
 }

@@ -1,0 +1,232 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import JetsimCore
+import JetsimIO
+
+/// `jetsim compare` — a policy × device × seed grid on one workload, in parallel, with comparison reports.
+public struct CompareCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Run every policy × device × seed cell on one workload and write comparison reports.",
+        discussion: """
+        The trace is parsed once and shared by every cell; cells run on --jobs threads (default: all cores) and the
+        reports are byte-identical for any --jobs. Metrics start after --warmup (simulated time); the simulation
+        itself does not. Writes summary.csv, compare.csv, intervals.csv (with --interval) and manifest.json into
+        --out (formats: Reports/README.md), and prints compare.csv as a table.
+
+        Examples:
+          jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru,largest,cost,oracle --devices iphone-x,iphone-11 --out /tmp/cmp
+          jetsim compare --config Examples/experiment.yaml --seeds 1,2,3 --jobs 2
+        """
+    )
+
+    @Option(help: "Experiment file (YAML or JSON) with any of the options below; options given here override it.") var config: String?
+    @Option(help: "App catalog CSV (not with --format libcachesim).") var apps: String?
+    @Option(help: "Usage trace.") var trace: String?
+    @Option(help: "Trace format: 'jetsim' or 'libcachesim'.") var format: String?
+    @Option(help: "Comma-separated policies (built-ins with parameters, policy files).") var policies: String?
+    @Option(help: "Comma-separated devices (presets, cache:CAPACITY, device files).") var devices: String?
+    @Option(help: "Comma-separated seeds (default 1).") var seeds: String?
+    @Option(help: "Parallel jobs (default: the number of cores).") var jobs: Int?
+    @Option(help: "Simulated time excluded from the metrics at the start, e.g. 1h, 30m, 90s.") var warmup: String?
+    @Option(help: "Write intervals.csv with every metric per interval of simulated time, e.g. 1h.") var interval: String?
+    @Option(help: "Policy the deltas of compare.csv are taken against (default: the first).") var baseline: String?
+    @Option(help: "Output directory.") var out: String?
+    @Option(help: "Where policy files are looked up by name.") var policiesDirectory: String = "Policies"
+    @Flag(help: "Print nothing but errors.") var quiet = false
+
+    public init() {}
+
+    struct Plan {
+        var apps: String?, trace: String, format: String, policies: [String], devices: [String], seeds: [UInt64]
+        var jobs: Int, warmup: Int, interval: Int, baseline: String?, out: String
+    }
+
+    func plan() throws -> Plan {
+        let file = try config.map { try ExperimentConfig.read(path: $0) } ?? ExperimentConfig()
+        func list(_ text: String?) -> [String]? {
+            text.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        }
+        guard let trace = trace ?? file.trace else { throw ValidationError("a trace is required (--trace or 'trace' in --config)") }
+        let format = format ?? file.format ?? "jetsim"
+        guard format == "jetsim" || format == "libcachesim" else { throw ValidationError("--format must be 'jetsim' or 'libcachesim'") }
+        let apps = apps ?? file.apps
+        if format == "jetsim" && apps == nil { throw ValidationError("an app catalog is required (--apps or 'apps' in --config)") }
+        let policies = list(policies) ?? file.policies ?? ["xnu"]
+        let devices = list(devices) ?? file.devices ?? []
+        guard !devices.isEmpty else { throw ValidationError("at least one device is required (--devices or 'devices' in --config)") }
+        var seedValues = file.seeds ?? [1]
+        if let seeds {
+            seedValues = []
+            for s in list(seeds) ?? [] {
+                guard let n = UInt64(s) else { throw ValidationError("--seeds takes whole numbers, found '\(s)'") }
+                seedValues.append(n)
+            }
+        }
+        guard !policies.isEmpty, !seedValues.isEmpty else { throw ValidationError("at least one policy and one seed are required") }
+        guard Set(policies).count == policies.count, Set(devices).count == devices.count, Set(seedValues).count == seedValues.count else {
+            throw ValidationError("policies, devices and seeds must not repeat")
+        }
+        func duration(_ text: String?, _ name: String) throws -> Int {
+            guard let text else { return 0 }
+            guard let v = Durations.micros(text), v >= 0 else { throw ValidationError("--\(name) takes a duration such as 1h, 30m or 90s, found '\(text)'") }
+            return v
+        }
+        let jobs = jobs ?? file.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard let out = out ?? file.out else { throw ValidationError("an output directory is required (--out or 'out' in --config)") }
+        let baseline = baseline ?? file.baseline
+        if let baseline, !policies.contains(baseline) { throw ValidationError("--baseline '\(baseline)' is not one of the policies") }
+        return Plan(apps: apps, trace: trace, format: format, policies: policies, devices: devices, seeds: seedValues, jobs: jobs,
+                    warmup: try duration(warmup ?? file.warmup, "warmup"), interval: try duration(interval ?? file.interval, "interval"),
+                    baseline: baseline, out: out)
+    }
+
+    public func run() throws {
+        try reportingErrors { try execute(try plan()) }
+    }
+
+    /// One cell of the grid.
+    struct Cell: Sendable { var device: Int, policy: Int, seed: UInt64 }
+
+    /// Results written by index from worker threads; each slot is written once.
+    final class Slots: @unchecked Sendable {
+        private var results: [SimulationResult?]
+        private let lock = NSLock()
+        private(set) var done = 0
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ result: SimulationResult) -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            results[index] = result
+            done += 1
+            return done
+        }
+        var all: [SimulationResult] { results.compactMap { $0 } }
+    }
+
+    private func execute(_ plan: Plan) throws {
+        let started = Date()
+        let devices = try plan.devices.map { try DeviceSource.resolve($0) }
+        // Parse the workload once; every cell shares the dense event array (and next uses, if any policy needs them).
+        let catalog: AppCatalog
+        var source: EventSource
+        if plan.format == "libcachesim" {
+            let lcs = try LibCacheSimTrace(path: plan.trace)
+            catalog = lcs.catalog
+            source = .libCacheSim(lcs)
+        } else {
+            catalog = try CatalogFile.read(path: plan.apps ?? "")
+            source = .jetsim(try TraceReader(path: plan.trace, catalog: catalog))
+        }
+        let events = try source.readAll()
+        let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
+                                                                        policiesDirectory: policiesDirectory) }
+        let future = prototypes.contains { $0.descriptor.capabilities.contains(.needsFuture) }
+            ? NextUseTable(events: events, appCount: catalog.count) : nil
+        let cells = devices.indices.flatMap { d in plan.policies.indices.flatMap { p in plan.seeds.map { Cell(device: d, policy: p, seed: $0) } } }
+        let slots = Slots(count: cells.count)
+        let failure = FailureBox()
+        let progress = !quiet && isatty(2) == 1
+        let jobs = min(plan.jobs, cells.count)
+        var baseOptions = SimulationOptions()
+        baseOptions.warmupMicros = plan.warmup
+        baseOptions.intervalMicros = plan.interval
+        let options = baseOptions
+        let lookupDirectory = policiesDirectory
+        let total = cells.count
+        let report: @Sendable (Int) -> Void = { done in if progress { CompareCommand.printProgress(done, of: total, started: started) } }
+        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+            // Static round-robin: which thread runs a cell never changes what it computes.
+            for k in stride(from: worker, to: cells.count, by: jobs) {
+                let cell = cells[k]
+                do {
+                    let device = devices[cell.device]
+                    let policy = try PolicySource.make(plan.policies[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
+                                                       policiesDirectory: lookupDirectory)
+                    var cellOptions = options
+                    cellOptions.seed = cell.seed
+                    let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
+                                         future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil)
+                    report(slots.set(k, result))
+                } catch {
+                    failure.record(error)
+                }
+            }
+        }
+        if let error = failure.first { throw error }
+        if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
+        try writeReports(plan, results: slots.all, devices: devices, started: started)
+    }
+
+    static func printProgress(_ done: Int, of total: Int, started: Date, final: Bool = false) {
+        let elapsed = Date().timeIntervalSince(started)
+        let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
+        var stderr = StandardError()
+        print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
+    }
+
+    private func writeReports(_ plan: Plan, results: [SimulationResult], devices: [Device], started: Date) throws {
+        let traceName = baseName(plan.trace)
+        let labels = RunLabels(trace: traceName, appNames: [])
+        var summary = CSVLine.of(ReportFiles.summaryHeader)
+        var intervals = CSVLine.of(ReportFiles.intervalsHeader)
+        for r in results {
+            summary += CSVLine.of(ReportFiles.summaryRow(r, labels: labels))
+            for row in ReportFiles.intervalRows(r) { intervals += CSVLine.of(row) }
+        }
+        let names = plan.policies.indices.map { p in results[p * plan.seeds.count].policy.displayName }
+        var runs: [String: [String: [SimulationResult]]] = [:]
+        for r in results { runs[r.device.name, default: [:]][r.policy.displayName, default: []].append(r) }
+        let grid = CompareReports.Grid(devices: devices.map(\.name), policies: names, runs: runs)
+        let baselineName = names[plan.policies.firstIndex(of: plan.baseline ?? plan.policies[0]) ?? 0]
+        let oracleName = results.first { $0.policy.name == "oracle" }?.policy.displayName
+        let header = CompareReports.compareHeader(hasOracle: oracleName != nil)
+        let rows = CompareReports.compareRows(grid, baseline: baselineName, oracle: oracleName)
+        var compare = CSVLine.of(header)
+        for row in rows { compare += CSVLine.of(row) }
+        var config: [String: Any] = ["trace": plan.trace, "format": plan.format, "policies": plan.policies, "devices": plan.devices,
+                                     "seeds": plan.seeds.map { NSNumber(value: $0) }, "warmup_s": Double(plan.warmup) / 1e6,
+                                     "interval_s": Double(plan.interval) / 1e6, "baseline": plan.baseline ?? plan.policies[0],
+                                     "jobs": plan.jobs, "out": plan.out]
+        if let apps = plan.apps { config["apps"] = apps }
+        let inputs = [plan.trace] + (plan.apps.map { [$0] } ?? []) + (self.config.map { [$0] } ?? [])
+        let manifest = try CompareReports.manifest(command: CommandLine.arguments, config: config, inputs: inputs,
+                                                   policies: plan.policies.indices.map { results[$0 * plan.seeds.count].policy },
+                                                   seeds: plan.seeds, started: started, wallSeconds: Date().timeIntervalSince(started))
+        try makeDirectories(plan.out)
+        var files: [AtomicFile] = []
+        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest)]
+        if plan.interval > 0 { contents.append(("intervals.csv", intervals)) }
+        for (name, text) in contents {
+            let f = try AtomicFile(path: plan.out + "/" + name)
+            try f.write(text)
+            files.append(f)
+        }
+        for f in files { try f.commit() }
+        if !quiet {
+            print(CompareReports.table(rows, header: header, seeds: plan.seeds.count), terminator: "")
+            print("reports: \(plan.out)/")
+        }
+    }
+}
+
+/// Runs one cell over the shared events.
+func runCell<P: EvictionPolicy>(_ policy: P, device: Device, catalog: AppCatalog, events: [TraceEvent], options: SimulationOptions,
+                                future: NextUseTable?) -> SimulationResult {
+    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver(), options: options, future: future)
+    for e in events { simulator.process(e) }
+    return simulator.finish()
+}
+
+/// The first error any worker met.
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var first: Error?
+    func record(_ error: Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if first == nil { first = error }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import JetsimIO
+import Testing
+
+@Suite struct CompareCommandTests {
+    func csv(_ path: String) throws -> [[String: String]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Fields may be quoted (policy names with commas): split outside quotes.
+        func split(_ line: String) -> [String] {
+            var fields: [String] = [], current = "", quoted = false
+            for ch in line {
+                if ch == "\"" { quoted.toggle() } else if ch == "," && !quoted { fields.append(current); current = "" } else { current.append(ch) }
+            }
+            return fields + [current]
+        }
+        let header = split(lines[0])
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, split($0))) }
+    }
+
+    let grid = ["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu,lru,largest,oracle",
+                "--devices", "iphone-x,iphone-11", "--seeds", "1,2", "--interval", "4h", "--quiet"]
+
+    @Test func theGridHasOneRowPerCellAndTheSameBytesForAnyJobs() throws {
+        let dir = try scratch()
+        for jobs in ["1", "2"] {
+            let r = try CLI.run(grid + ["--jobs", jobs, "--out", "\(dir)/j\(jobs)"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for f in ["summary.csv", "compare.csv", "intervals.csv"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/j1/\(f)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/j2/\(f)")), "\(f)")
+        }
+        let summary = try csv(dir + "/j1/summary.csv")
+        #expect(summary.count == 4 * 2 * 2)                       // policies × devices × seeds
+        let compare = try csv(dir + "/j1/compare.csv")
+        #expect(compare.count == 4 * 2)
+        #expect(compare.allSatisfy { $0["seeds"] == "2" })
+        // Deltas: the baseline against itself is zero; against the oracle, the oracle row is zero.
+        #expect(compare.filter { $0["policy"]?.hasPrefix("xnu") == true }.allSatisfy { $0["delta_cold_launches_vs_baseline"] == "0.0" })
+        #expect(compare.filter { $0["policy"] == "oracle" }.allSatisfy { $0["delta_cold_launches_vs_oracle"] == "0.0" })
+        // Deterministic policies give the same numbers for both seeds: a zero-width interval.
+        #expect(compare.allSatisfy { $0["cold_launches_ci95"] == "0.0" })
+        // Interval windows add up to each run's totals.
+        let intervals = try csv(dir + "/j1/intervals.csv")
+        for run in summary {
+            let windows = intervals.filter { $0["policy"] == run["policy"] && $0["device"] == run["device"] && $0["seed"] == run["seed"] }
+            #expect(windows.count == 5)                           // 16.1 h in 4 h windows
+            #expect(windows.compactMap { Int($0["launches"] ?? "") }.reduce(0, +) == Int(run["launches"] ?? ""))
+            #expect(windows.compactMap { Int($0["kills"] ?? "") }.reduce(0, +) == Int(run["kills"] ?? ""))
+        }
+    }
+
+    @Test func randomPoliciesVaryBySeedAndGetAConfidenceInterval() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "random",
+                             "--devices", "iphone-6s", "--seeds", "1,2,3,4", "--out", dir, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let compare = try csv(dir + "/compare.csv")
+        let cold = try csv(dir + "/summary.csv").compactMap { Double($0["cold_launches"] ?? "") }
+        let (mean, half) = CompareReports.meanAndInterval(cold)
+        #expect(compare.first?["cold_launches"] == CompareReports.format(mean, 1))
+        #expect(compare.first?["cold_launches_ci95"] == CompareReports.format(half, 1))
+        #expect(half > 0)
+    }
+
+    @Test func confidenceIntervalsOnKnownSamples() {
+        // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, s = 2.138, t(7) = 2.365 → 2.365 × 2.138 / √8 = 1.788.
+        let (mean, half) = CompareReports.meanAndInterval([2, 4, 4, 4, 5, 5, 7, 9])
+        #expect(mean == 5)
+        #expect(abs(half - 1.7875) < 0.001)
+        #expect(CompareReports.meanAndInterval([3]).halfWidth == 0)
+        #expect(abs(CompareReports.meanAndInterval([1, 3]).halfWidth - 12.706) < 1e-9)   // s = √2, n = 2
+    }
+
+    @Test func warmupExcludesTheStartButTheSimulationStillRunsIt() throws {
+        let dir = try scratch()
+        // The first 4 hours of the trace on their own.
+        let lines = try String(contentsOfFile: CLI.exampleTrace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let start = lines.first { $0.first?.isNumber == true }.flatMap { Double($0.split(separator: ",")[0]) } ?? 0
+        let head = lines.filter { !$0.first!.isNumber || (Double($0.split(separator: ",")[0]) ?? 0) < start + 4 * 3600 }
+        try head.joined(separator: "\n").write(toFile: dir + "/head.csv", atomically: true, encoding: .utf8)
+        for (name, trace, warmup) in [("full", CLI.exampleTrace, "0"), ("head", dir + "/head.csv", "0"), ("warm", CLI.exampleTrace, "4h")] {
+            let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", trace, "--devices", "iphone-6s", "--policies", "xnu",
+                                 "--warmup", warmup, "--out", "\(dir)/\(name)", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let full = try csv(dir + "/full/summary.csv")[0], head4 = try csv(dir + "/head/summary.csv")[0], warm = try csv(dir + "/warm/summary.csv")[0]
+        for metric in ["launches", "cold_launches", "resumes", "kills", "user_visible_kills"] {
+            #expect(Int(warm[metric] ?? "") == (Int(full[metric] ?? "") ?? 0) - (Int(head4[metric] ?? "") ?? 0), "\(metric)")
+        }
+        #expect(Int(warm["launches"] ?? "") ?? 0 > 0)
+    }
+
+    @Test func aConfigFileHoldsTheSettingsAndOptionsOverrideIt() throws {
+        let dir = try scratch()
+        let config = dir + "/exp.yaml"
+        try """
+        apps: \(CLI.exampleApps)
+        trace: \(CLI.exampleTrace)
+        devices: [iphone-x]
+        policies: [xnu, lru]
+        seeds: [5]
+        out: \(dir)/from-file
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["compare", "--config", config, "--policies", "largest", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let summary = try csv(dir + "/from-file/summary.csv")
+        #expect(summary.map { $0["policy"] } == ["largest"])       // the option wins
+        #expect(summary.map { $0["seed"] } == ["5"])               // the file's seed stays
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/from-file/manifest.json"))) as? [String: Any]
+        let hashes = manifest?["inputs_sha256"] as? [String: String]
+        #expect(hashes?[config] == (try CompareReports.sha256(path: config)))
+        #expect(hashes?[CLI.exampleTrace]?.count == 64)
+        #expect((manifest?["command"] as? [String])?.contains("--config") == true)
+        #expect((manifest?["seeds"] as? [Int]) == [5])
+        #expect(manifest?["jetsim_version"] as? String == JetsimVersionInfo.version)
+        let policies = manifest?["policies"] as? [[String: Any]]
+        #expect(policies?.first?["name"] as? String == "largest")
+        try "apps: x\ncolour: red\n".write(toFile: dir + "/bad.yaml", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["compare", "--config", dir + "/bad.yaml", "--devices", "iphone-x", "--trace", CLI.exampleTrace, "--out", dir + "/b"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("bad.yaml:2: field 'colour': unknown key"))
+    }
+
+    @Test func theShippedExampleConfigRuns() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["compare", "--config", CLI.packageRoot + "/Examples/experiment.yaml", "--out", dir, "--quiet"], in: CLI.packageRoot)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try csv(dir + "/compare.csv").count == 3 * 5)
+        #expect(FileManager.default.fileExists(atPath: dir + "/intervals.csv"))
+    }
+}
