@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import JetsimCore
 import JetsimIO
 
@@ -64,7 +65,7 @@ public struct RunCommand: ParsableCommand {
     @Flag(help: "Turn on the freezer: idle suspended apps are written to NAND below 50 % available memory (band 75).")
     var freezer = false
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(help: "Print nothing but errors (no summary, no progress).")
     var quiet = false
 
     public init() {}
@@ -126,6 +127,7 @@ public struct RunCommand: ParsableCommand {
         let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))
 
         let createdDirectory = !directoryExists(directory)
+        let showProgress = !quiet && isatty(2) == 1
         do {
             let result: SimulationResult
             var extra: [AtomicFile] = []
@@ -133,13 +135,14 @@ public struct RunCommand: ParsableCommand {
                 try makeDirectories(directory)
                 let observer = try EventsFileObserver(path: directory + "/events.csv", appNames: labels.appNames)
                 let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue,
-                                                      catalog: catalog, options: options, source: &source, future: future)
+                                                      catalog: catalog, options: options, source: &source, future: future,
+                                                      progress: showProgress)
                 if let failure = finalObserver.failure { throw failure }
                 result = r
                 extra = [finalObserver.file]
             } else {
                 result = try simulate(policyValue, observer: NullObserver(), device: deviceValue,
-                                      catalog: catalog, options: options, source: &source, future: future).0
+                                      catalog: catalog, options: options, source: &source, future: future, progress: showProgress).0
             }
             try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
             if result.samplesTruncated {
@@ -166,10 +169,22 @@ public struct RunCommand: ParsableCommand {
 /// Runs the whole trace through one simulator; generic so the engine loop is specialised per policy.
 func simulate<P: EvictionPolicy, O: SimulationObserver>(
     _ policy: P, observer: O, device: Device, catalog: AppCatalog, options: SimulationOptions,
-    source: inout EventSource, future: NextUseTable?
+    source: inout EventSource, future: NextUseTable?, progress: Bool = false
 ) throws -> (SimulationResult, O) {
     var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options, future: future)
-    while let event = try source.next() { simulator.process(event) }
+    let started = DispatchTime.now().uptimeNanoseconds
+    var count = 0
+    while let event = try source.next() {
+        simulator.process(event)
+        count += 1
+        if progress && count & 0x3FFFF == 0 {   // every 262 144 events: simulated time reached and speed, on stderr
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            var stderr = StandardError()
+            print("\r\u{1B}[K\(count) events, simulated \(FixedPoint.format(event.time, over: 3_600_000_000, decimals: 1)) h, "
+                  + "\(Int(Double(count) / max(seconds, 1e-9))) events/s", terminator: "", to: &stderr)
+        }
+    }
+    if progress && count >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
     let result = simulator.finish()
     return (result, simulator.observer)
 }

@@ -130,3 +130,35 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir + "/intervals.csv"))
     }
 }
+
+@Suite struct ProgressTests {
+    /// Runs `arguments` under `script`, which gives the command a terminal; returns what the terminal showed.
+    func onATerminal(_ arguments: [String]) throws -> String {
+        let command = ([CLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        p.currentDirectoryURL = URL(fileURLWithPath: CLI.packageRoot)
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressGoesToATerminalOnlyAndNeverIntoTheReports() throws {
+        let dir = try scratch()
+        let base = ["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu,lru", "--devices", "iphone-x"]
+        let shown = try onATerminal(base + ["--out", dir + "/tty"])
+        #expect(shown.contains("cells 2/2"))
+        let quiet = try onATerminal(base + ["--out", dir + "/quiet", "--quiet"])
+        #expect(!quiet.contains("cells"))
+        #expect(try CLI.run(base + ["--out", dir + "/pipe", "--quiet"]).stderr.isEmpty)   // not a terminal: nothing
+        for f in ["summary.csv", "compare.csv"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/tty/\(f)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/pipe/\(f)")))
+        }
+    }
+}
