@@ -157,7 +157,7 @@ public struct CompareCommand: ParsableCommand {
         }
         if let error = failure.first { throw error }
         if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
-        try writeReports(plan, results: slots.all, devices: devices, started: started)
+        try writeReports(plan, results: slots.all, devices: devices, catalogNames: catalog.profiles.map(\.name), started: started)
     }
 
     static func printProgress(_ done: Int, of total: Int, started: Date, final: Bool = false) {
@@ -167,7 +167,7 @@ public struct CompareCommand: ParsableCommand {
         print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
     }
 
-    private func writeReports(_ plan: Plan, results: [SimulationResult], devices: [Device], started: Date) throws {
+    private func writeReports(_ plan: Plan, results: [SimulationResult], devices: [Device], catalogNames: [String], started: Date) throws {
         let traceName = baseName(plan.trace)
         let labels = RunLabels(trace: traceName, appNames: [])
         var summary = CSVLine.of(ReportFiles.summaryHeader)
@@ -197,7 +197,26 @@ public struct CompareCommand: ParsableCommand {
                                                    seeds: plan.seeds, started: started, wallSeconds: Date().timeIntervalSince(started))
         try makeDirectories(plan.out)
         var files: [AtomicFile] = []
-        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest)]
+        // Chart data: every run's latency distribution, and the time series and kills of one cell (the first
+        // device, the baseline policy, the first seed).
+        var latency = CSVLine.of(["device", "policy", "seed", "latency_ms", "launches"])
+        for r in results {
+            for (ms, n) in r.measured.launchLatencies.sorted(by: { $0.key < $1.key }) {
+                latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
+            }
+        }
+        let chartCell = results.first { $0.policy.displayName == baselineName } ?? results[0]
+        var chartSeries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
+        for line in ReportFiles.timeseriesCSV(chartCell).split(separator: "\n").dropFirst() {
+            chartSeries += CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]) .dropLast() + "," + line + "\n"
+        }
+        var chartKills = CSVLine.of(["device", "policy", "seed", "time", "app", "reason"])
+        for k in chartCell.kills {
+            chartKills += CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed),
+                                      FixedPoint.seconds(k.time), catalogNames[Int(k.app)], k.reason.reportName])
+        }
+        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency),
+                        ("chart-timeseries.csv", chartSeries), ("chart-kills.csv", chartKills)]
         if plan.interval > 0 { contents.append(("intervals.csv", intervals)) }
         for (name, text) in contents {
             let f = try AtomicFile(path: plan.out + "/" + name)
@@ -205,9 +224,12 @@ public struct CompareCommand: ParsableCommand {
             files.append(f)
         }
         for f in files { try f.commit() }
+        let page = try AtomicFile(path: plan.out + "/report.html")
+        try page.write(try ChartReport.html(directory: plan.out))
+        try page.commit()
         if !quiet {
             print(CompareReports.table(rows, header: header, seeds: plan.seeds.count), terminator: "")
-            print("reports: \(plan.out)/")
+            print("reports: \(plan.out)/ (charts: report.html)")
         }
     }
 }

@@ -15,7 +15,7 @@ public struct JetsimCommand: ParsableCommand {
           jetsim devices
         """,
         version: JetsimVersion.string,
-        subcommands: [RunCommand.self, CompareCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
+        subcommands: [RunCommand.self, CompareCommand.self, PlotCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
     )
 
     public init() {}

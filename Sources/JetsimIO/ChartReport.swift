@@ -1,0 +1,146 @@
+import Foundation
+import JetsimCore
+
+/// `report.html`: a self-contained page (inline SVG and CSS; no script, no network) drawn from the CSVs of a compare
+/// directory, so `jetsim plot DIR` can redraw it at any time: cold launches and user-visible kills per policy
+/// (bars, per device), available memory over time with kill markers for one cell, and the launch-latency
+/// distribution per policy (cumulative, per device).
+public enum ChartReport {
+    /// A CSV file as rows of named fields (quoted fields handled by the project's reader).
+    public static func table(_ path: String) throws(InputError) -> [[String: String]] {
+        let reader = try CSVReader(path: path)
+        guard try reader.nextRow() else { return [] }
+        let header = reader.strings()
+        var rows: [[String: String]] = []
+        while try reader.nextRow() {
+            var row: [String: String] = [:]
+            for (k, name) in header.enumerated() { row[name] = reader.string(k) }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    static let palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
+
+    static func esc(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    /// Grouped bars: one group per device, one bar per policy (the mean over seeds).
+    static func bars(title: String, metric: String, summary: [[String: String]], devices: [String], policies: [String]) -> String {
+        let width = 760.0, height = 260.0, left = 50.0, bottom = 40.0, top = 30.0
+        var means: [[Double]] = []
+        for d in devices {
+            means.append(policies.map { p in
+                let values = summary.filter { $0["device"] == d && $0["policy"] == p }.compactMap { Double($0[metric] ?? "") }
+                return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+            })
+        }
+        let peak = max(means.flatMap { $0 }.max() ?? 1, 1)
+        let groupWidth = (width - left - 10) / Double(max(devices.count, 1))
+        let barWidth = groupWidth * 0.8 / Double(max(policies.count, 1))
+        var svg = "<svg class=\"chart\" data-chart=\"\(metric)\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\"><title>\(esc(title))</title>"
+        svg += "<text x=\"\(f(left))\" y=\"18\" class=\"title\">\(esc(title))</text>"
+        svg += "<line x1=\"\(f(left))\" y1=\"\(f(height - bottom))\" x2=\"\(f(width - 10))\" y2=\"\(f(height - bottom))\" class=\"axis\"/>"
+        svg += "<text x=\"\(f(left - 6))\" y=\"\(f(top + 4))\" class=\"tick\" text-anchor=\"end\">\(f(peak))</text>"
+        for (g, d) in devices.enumerated() {
+            let x0 = left + Double(g) * groupWidth + groupWidth * 0.1
+            for (k, p) in policies.enumerated() {
+                let v = means[g][k], h = (height - bottom - top) * v / peak
+                let x = x0 + Double(k) * barWidth
+                svg += "<rect x=\"\(f(x))\" y=\"\(f(height - bottom - h))\" width=\"\(f(barWidth * 0.9))\" height=\"\(f(h))\" fill=\"\(palette[k % palette.count])\"><title>\(esc(d)) · \(esc(p)): \(f(v))</title></rect>"
+            }
+            svg += "<text x=\"\(f(x0 + groupWidth * 0.4))\" y=\"\(f(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(esc(d))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Available memory over time for one cell, with its kills marked.
+    static func memory(timeseries: [[String: String]], kills: [[String: String]], cell: String) -> String {
+        let width = 760.0, height = 260.0, left = 60.0, bottom = 30.0, top = 30.0
+        let points = timeseries.compactMap { r -> (Double, Double)? in
+            guard let t = Double(r["time"] ?? ""), let a = Double(r["available_mb"] ?? "") else { return nil }
+            return (t, a)
+        }
+        var svg = "<svg class=\"chart\" data-chart=\"memory\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\"><title>Available memory</title>"
+        svg += "<text x=\"\(f(left))\" y=\"18\" class=\"title\">Available memory (MB) and kills — \(esc(cell))</text>"
+        guard let t0 = points.first?.0, let t1 = points.last?.0, t1 > t0 else { return svg + "<text x=\"60\" y=\"60\">no samples</text></svg>" }
+        let lo = min(points.map(\.1).min() ?? 0, 0), hi = max(points.map(\.1).max() ?? 1, 1)
+        func x(_ t: Double) -> Double { left + (width - left - 10) * (t - t0) / (t1 - t0) }
+        func y(_ v: Double) -> Double { height - bottom - (height - bottom - top) * (v - lo) / (hi - lo) }
+        svg += "<line x1=\"\(f(left))\" y1=\"\(f(height - bottom))\" x2=\"\(f(width - 10))\" y2=\"\(f(height - bottom))\" class=\"axis\"/>"
+        svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(hi) + 4))\" class=\"tick\" text-anchor=\"end\">\(f(hi))</text>"
+        svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(lo) + 4))\" class=\"tick\" text-anchor=\"end\">\(f(lo))</text>"
+        svg += "<polyline class=\"series\" fill=\"none\" stroke=\"#4e79a7\" points=\"" + points.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " ") + "\"/>"
+        for k in kills {
+            guard let t = Double(k["time"] ?? ""), t >= t0, t <= t1 else { continue }
+            svg += "<line class=\"kill\" x1=\"\(f(x(t)))\" y1=\"\(f(top))\" x2=\"\(f(x(t)))\" y2=\"\(f(height - bottom))\" stroke=\"#e15759\"><title>\(esc(k["app"] ?? "")) killed (\(esc(k["reason"] ?? ""))) at \(esc(k["time"] ?? "")) s</title></line>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Cumulative launch-latency distribution per policy for one device.
+    static func latency(rows: [[String: String]], device: String, policies: [String]) -> String {
+        let width = 760.0, height = 240.0, left = 50.0, bottom = 30.0, top = 30.0
+        var svg = "<svg class=\"chart\" data-chart=\"latency\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\"><title>Launch latency</title>"
+        svg += "<text x=\"\(f(left))\" y=\"18\" class=\"title\">Launch latency, cumulative share of launches — \(esc(device))</text>"
+        let mine = rows.filter { $0["device"] == device }
+        let maxLatency = max(mine.compactMap { Double($0["latency_ms"] ?? "") }.max() ?? 1, 1)
+        func x(_ ms: Double) -> Double { left + (width - left - 10) * ms / maxLatency }
+        func y(_ share: Double) -> Double { height - bottom - (height - bottom - top) * share }
+        svg += "<line x1=\"\(f(left))\" y1=\"\(f(height - bottom))\" x2=\"\(f(width - 10))\" y2=\"\(f(height - bottom))\" class=\"axis\"/>"
+        svg += "<text x=\"\(f(width - 10))\" y=\"\(f(height - bottom + 16))\" class=\"tick\" text-anchor=\"end\">\(f(maxLatency)) ms</text>"
+        for (k, p) in policies.enumerated() {
+            var byLatency: [Double: Double] = [:]
+            for r in mine where r["policy"] == p {
+                if let ms = Double(r["latency_ms"] ?? ""), let n = Double(r["launches"] ?? "") { byLatency[ms, default: 0] += n }
+            }
+            let total = byLatency.values.reduce(0, +)
+            guard total > 0 else { continue }
+            var acc = 0.0, points = ["\(f(x(0))),\(f(y(0)))"]
+            for (ms, n) in byLatency.sorted(by: { $0.key < $1.key }) {
+                points.append("\(f(x(ms))),\(f(y(acc / total)))")
+                acc += n
+                points.append("\(f(x(ms))),\(f(y(acc / total)))")
+            }
+            svg += "<polyline class=\"series\" fill=\"none\" stroke=\"\(palette[k % palette.count])\" points=\"\(points.joined(separator: " "))\"><title>\(esc(p))</title></polyline>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// The page for the compare directory `directory`.
+    public static func html(directory: String) throws(InputError) -> String {
+        let summary = try table(directory + "/summary.csv")
+        var devices: [String] = [], policies: [String] = []
+        for r in summary {
+            if let d = r["device"], !devices.contains(d) { devices.append(d) }
+            if let p = r["policy"], !policies.contains(p) { policies.append(p) }
+        }
+        let latencyRows = try table(directory + "/latency.csv")
+        let timeseries = try table(directory + "/chart-timeseries.csv")
+        let kills = try table(directory + "/chart-kills.csv")
+        let cell = kills.first.map { "\($0["device"] ?? "") · \($0["policy"] ?? "") · seed \($0["seed"] ?? "")" }
+            ?? timeseries.first.map { "\($0["device"] ?? "") · \($0["policy"] ?? "")" } ?? ""
+        var legend = "<p class=\"legend\">"
+        for (k, p) in policies.enumerated() { legend += "<span><i style=\"background:\(palette[k % palette.count])\"></i>\(esc(p))</span> " }
+        legend += "</p>"
+        var body = "<h1>Jetsim comparison</h1><p>\(summary.count) runs: \(devices.count) device(s) × \(policies.count) polic(ies). Data: summary.csv, latency.csv, chart-timeseries.csv, chart-kills.csv (redraw with <code>jetsim plot</code>).</p>"
+        body += legend
+        body += bars(title: "Cold launches (mean over seeds)", metric: "cold_launches", summary: summary, devices: devices, policies: policies)
+        body += bars(title: "User-visible kills (mean over seeds)", metric: "user_visible_kills", summary: summary, devices: devices, policies: policies)
+        body += memory(timeseries: timeseries, kills: kills, cell: cell)
+        for d in devices { body += latency(rows: latencyRows, device: d, policies: policies) }
+        return """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>Jetsim comparison</title>
+        <style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}svg{display:block;margin:18px 0;background:#fafafa}
+        .title{font-weight:600;font-size:13px}.tick{font-size:11px;fill:#555}.axis{stroke:#888}.series{stroke-width:1.5}
+        .kill{stroke-width:1;opacity:.6}.legend span{margin-right:14px}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px}</style>
+        </head><body>\(body)</body></html>
+
+        """
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@Suite struct ChartTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    func compare(into dir: String) throws {
+        let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu,lru,largest",
+                             "--devices", "iphone-6s,iphone-x", "--out", dir, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    @Test func plotRedrawsTheSamePageFromTheCSVs() throws {
+        let dir = try scratch()
+        try compare(into: dir)
+        let drawn = try Data(contentsOf: URL(fileURLWithPath: dir + "/report.html"))
+        try FileManager.default.removeItem(atPath: dir + "/report.html")
+        let r = try CLI.run(["plot", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/report.html")) == drawn)
+        let html = String(decoding: drawn, as: UTF8.self)
+        #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"))   // self-contained
+        #expect(try CLI.run(["plot", dir + "/nothing-here"]).status == 66)
+    }
+
+    /// The page in a real headless browser: it loads, its charts have content, and a screenshot shows them.
+    @Test(.enabled(if: ChartTests.chromium != nil))
+    func theReportRendersInAHeadlessBrowser() throws {
+        let dir = try scratch()
+        try compare(into: dir)
+        func chromium(_ arguments: [String]) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: ChartTests.chromium ?? "")
+            p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=820,1400"] + arguments
+                + ["file://\(dir)/report.html"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let (status, dom) = try chromium(["--dump-dom"])
+        #expect(status == 0)
+        // The DOM the browser built: every chart present and drawn.
+        #expect(dom.contains("data-chart=\"cold_launches\"") && dom.contains("data-chart=\"user_visible_kills\""))
+        #expect(dom.components(separatedBy: "<rect").count - 1 == 2 * 2 * 3)     // two bar charts × devices × policies
+        #expect(dom.contains("data-chart=\"memory\"") && dom.contains("<polyline class=\"series\""))
+        #expect(dom.components(separatedBy: "class=\"kill\"").count > 1)          // the 6s kills on this day
+        #expect(dom.components(separatedBy: "data-chart=\"latency\"").count - 1 == 2)
+        let shot = dir + "/report.png"
+        _ = try chromium(["--screenshot=\(shot)"])
+        let png = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(png.count > 20_000)   // a blank page is a few kB
+        print("screenshot: \(shot)")
+    }
+}
