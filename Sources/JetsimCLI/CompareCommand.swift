@@ -33,6 +33,9 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Write intervals.csv with every metric per interval of simulated time, e.g. 1h.") var interval: String?
     @Option(help: "Policy the deltas of compare.csv are taken against (default: the first).") var baseline: String?
     @Option(help: "Output directory.") var out: String?
+    @Option(help: "Device of the cell whose memory and kills report.html charts (default: the first).") var chartDevice: String?
+    @Option(help: "Policy of the charted cell, as given in --policies (default: the baseline).") var chartPolicy: String?
+    @Option(help: "Seed of the charted cell (default: the first).") var chartSeed: UInt64?
     @Option(help: "Where policy files are looked up by name.") var policiesDirectory: String = "Policies"
     @Flag(help: "Print nothing but errors.") var quiet = false
 
@@ -78,6 +81,9 @@ public struct CompareCommand: ParsableCommand {
         guard let out = out ?? file.out else { throw ValidationError("an output directory is required (--out or 'out' in --config)") }
         let baseline = baseline ?? file.baseline
         if let baseline, !policies.contains(baseline) { throw ValidationError("--baseline '\(baseline)' is not one of the policies") }
+        if let chartPolicy, !policies.contains(chartPolicy) { throw ValidationError("--chart-policy '\(chartPolicy)' is not one of the policies") }
+        if let chartDevice, !devices.contains(chartDevice) { throw ValidationError("--chart-device '\(chartDevice)' is not one of the devices") }
+        if let chartSeed, !seedValues.contains(chartSeed) { throw ValidationError("--chart-seed \(chartSeed) is not one of the seeds") }
         return Plan(apps: apps, trace: trace, format: format, policies: policies, devices: devices, seeds: seedValues, jobs: jobs,
                     warmup: try duration(warmup ?? file.warmup, "warmup"), interval: try duration(interval ?? file.interval, "interval"),
                     baseline: baseline, out: out)
@@ -205,7 +211,14 @@ public struct CompareCommand: ParsableCommand {
                 latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
             }
         }
-        let chartCell = results.first { $0.policy.displayName == baselineName } ?? results[0]
+        let chartDeviceName = try chartDevice.map { try DeviceSource.resolve($0).name } ?? devices[0].name
+        let chartPolicyName = chartPolicy.flatMap { plan.policies.firstIndex(of: $0) }.map { names[$0] } ?? baselineName
+        let chartSeedValue = chartSeed ?? plan.seeds[0]
+        guard let chartCell = results.first(where: {
+            $0.device.name == chartDeviceName && $0.policy.displayName == chartPolicyName && $0.seed == chartSeedValue
+        }) else {
+            throw ValidationError("the charted cell (--chart-device, --chart-policy, --chart-seed) is not in the grid")
+        }
         var chartSeries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
         for line in ReportFiles.timeseriesCSV(chartCell).split(separator: "\n").dropFirst() {
             chartSeries += CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]) .dropLast() + "," + line + "\n"

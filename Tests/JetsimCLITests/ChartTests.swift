@@ -10,6 +10,19 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
     }
 
+    @Test func theChartedCellCanBeChosen() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu,lru",
+                             "--devices", "iphone-6s,iphone-x", "--chart-device", "iphone-x", "--chart-policy", "lru", "--out", dir, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let kills = try String(contentsOfFile: dir + "/chart-kills.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(!kills.isEmpty && kills.allSatisfy { $0.hasPrefix("iphone-x,lru,1,") })
+        let bad = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu",
+                               "--devices", "iphone-x", "--chart-policy", "lru", "--out", dir + "/b", "--quiet"])
+        #expect(bad.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b"))
+    }
+
     @Test func plotRedrawsTheSamePageFromTheCSVs() throws {
         let dir = try scratch()
         try compare(into: dir)
