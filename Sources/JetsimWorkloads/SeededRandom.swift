@@ -3,28 +3,23 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JetsimCore
 
-/// SplitMix64 with helpers for the distributions the workload model draws from. One generator per stream, all
-/// derived from the one `--seed`, so the same command gives the same bytes on every platform.
+/// The core's SplitMix64 with helpers for the distributions the workload model draws from. One generator per
+/// stream, all derived from the one `--seed`, so the same command gives the same bytes on every platform.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
     /// An independent stream for `label` (users, days), derived from this one's seed without consuming it.
     public func stream(_ label: UInt64) -> SeededRandom {
-        var copy = SeededRandom(seed: state ^ (label &* 0xD1B5_4A32_D192_ED03))
+        var copy = SeededRandom(seed: generator.state ^ (label &* 0xD1B5_4A32_D192_ED03))
         _ = copy.next()
         return copy
     }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [0, 1).
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
@@ -33,12 +28,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     public mutating func integer(in range: ClosedRange<Int>) -> Int {
         let bound = UInt64(range.upperBound - range.lowerBound) &+ 1
         if bound == 0 { return Int(truncatingIfNeeded: next()) }
-        var (high, low) = next().multipliedFullWidth(by: bound)
-        if low < bound {
-            let threshold = (0 &- bound) % bound
-            while low < threshold { (high, low) = next().multipliedFullWidth(by: bound) }
-        }
-        return range.lowerBound + Int(high)
+        return range.lowerBound + Int(generator.below(bound))
     }
 
     public mutating func chance(_ p: Double) -> Bool { unit() < p }

@@ -135,7 +135,7 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
 
     /// A seeded Zipf-like request stream over `objects` objects with fixed, variable sizes (a few larger than `capacity`).
     static func requests(count: Int, objects: Int, seed: UInt64, equalSizes: Bool = false, capacity: Int = 0) -> [Request] {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         let sizes = (0..<objects).map { k -> Int in
             if equalSizes { return 1000 }
             if k % 97 == 13 { return capacity + 1 + Int(rng.next() % 1000) }   // larger than the cache
@@ -156,26 +156,7 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
 
     /// Reference: evict by `victim` until the object fits; objects larger than the capacity are misses never inserted.
     static func referenceMisses(_ reqs: [Request], capacity: Int, victim: ([Int: (lastUse: Int, inserted: Int)], Int) -> Int) -> Int {
-        var cached: [Int: (lastUse: Int, inserted: Int)] = [:]
-        var sizes: [Int: Int] = [:]
-        var used = 0, misses = 0
-        for (t, r) in reqs.enumerated() {
-            if cached[r.object] != nil {
-                cached[r.object]?.lastUse = t
-                continue
-            }
-            misses += 1
-            guard r.size <= capacity else { continue }
-            while used + r.size > capacity {
-                let v = victim(cached, t)
-                used -= sizes[v] ?? 0
-                cached[v] = nil
-            }
-            cached[r.object] = (t, t)
-            sizes[r.object] = r.size
-            used += r.size
-        }
-        return misses
+        referenceMisses(reqs, capacity: capacity, victim: victim, observe: { _, _ in })
     }
 
     static func nextUses(_ reqs: [Request]) -> [Int] {
@@ -248,7 +229,7 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
 }
 
 extension CacheEquivalenceTests {
-    /// `referenceMisses` with a hook that sees every request (the reference Belady tracks next uses with it).
+    /// The reference loop, with a hook that sees every request (the reference Belady tracks next uses with it).
     static func referenceMisses(_ reqs: [Request], capacity: Int, victim: ([Int: (lastUse: Int, inserted: Int)], Int) -> Int,
                                 observe: (Int, Int) -> Void) -> Int {
         var cached: [Int: (lastUse: Int, inserted: Int)] = [:]

@@ -1,18 +1,6 @@
 @testable import JetsimCore
 import Testing
 
-/// SplitMix64: a tiny deterministic generator for seeded test inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random event streams, extreme values included, never break an invariant or trap.
 @Suite struct StressTests {
     static func devices() -> [Device] {
@@ -49,7 +37,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     @Test(arguments: 0..<4)
     func randomTracesKeepEveryInvariant(deviceIndex: Int) throws {
-        var rng = SplitMix64(state: UInt64(deviceIndex + 1) * 7919)
+        var rng = SplitMix64(seed: UInt64(deviceIndex + 1) * 7919)
         var options = SimulationOptions()
         options.maxSamples = 5_000
         var h = try Harness(device: Self.devices()[deviceIndex], apps: Self.apps(), policy: XNUPolicy(), options: options)
@@ -81,7 +69,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     @Test func theSameEventsGiveTheSameResult() throws {
         func run() throws -> SimulationResult {
-            var rng = SplitMix64(state: 42)
+            var rng = SplitMix64(seed: 42)
             var h = try Harness(device: Self.devices()[0], apps: Self.apps(), policy: XNUPolicy())
             var t = 0
             for _ in 0..<2000 {
