@@ -33,6 +33,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Write intervals.csv with every metric per interval of simulated time, e.g. 1h.") var interval: String?
     @Option(help: "Policy the deltas of compare.csv are taken against (default: the first).") var baseline: String?
     @Option(help: "Output directory.") var out: String?
+    @Option(help: "Simulated seconds between memory samples (the charted cell's time series).") var sampleInterval: String = "60"
     @Option(help: "Device of the cell whose memory and kills report.html charts (default: the first).") var chartDevice: String?
     @Option(help: "Policy of the charted cell, as given in --policies (default: the baseline).") var chartPolicy: String?
     @Option(help: "Seed of the charted cell (default: the first).") var chartSeed: UInt64?
@@ -137,6 +138,7 @@ public struct CompareCommand: ParsableCommand {
         let progress = !quiet && isatty(2) == 1
         let jobs = min(plan.jobs, cells.count)
         var baseOptions = SimulationOptions()
+        baseOptions.sampleIntervalMicros = Durations.micros(sampleInterval).flatMap { $0 > 0 ? $0 : nil } ?? baseOptions.sampleIntervalMicros
         baseOptions.warmupMicros = plan.warmup
         baseOptions.intervalMicros = plan.interval
         let options = baseOptions
@@ -153,7 +155,7 @@ public struct CompareCommand: ParsableCommand {
                                                        policiesDirectory: lookupDirectory)
                     var cellOptions = options
                     cellOptions.seed = cell.seed
-                    let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
+                    let result = runCellSpecialised(policy, device: device, catalog: catalog, events: events, options: cellOptions,
                                          future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil)
                     report(slots.set(k, result))
                 } catch {
@@ -220,8 +222,9 @@ public struct CompareCommand: ParsableCommand {
             throw ValidationError("the charted cell (--chart-device, --chart-policy, --chart-seed) is not in the grid")
         }
         var chartSeries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
+        let cellPrefix = String(CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]).dropLast()) + ","
         for line in ReportFiles.timeseriesCSV(chartCell).split(separator: "\n").dropFirst() {
-            chartSeries += CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]) .dropLast() + "," + line + "\n"
+            chartSeries += cellPrefix + line + "\n"
         }
         var chartKills = CSVLine.of(["device", "policy", "seed", "time", "app", "reason"])
         for k in chartCell.kills {

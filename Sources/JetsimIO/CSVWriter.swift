@@ -7,11 +7,21 @@ public struct CSVLine {
     public mutating func add(_ field: String) {
         if !first { text += "," }
         first = false
-        if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            text += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        } else {
-            text += field
+        var needsQuotes = false
+        for b in field.utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
+            needsQuotes = true
+            break
         }
+        guard needsQuotes else {
+            text += field
+            return
+        }
+        // One pass: quote the field and double its quotes.
+        text += "\""
+        for ch in field.unicodeScalars {
+            if ch == "\"" { text += "\"\"" } else { text.unicodeScalars.append(ch) }
+        }
+        text += "\""
     }
 
     public mutating func add(_ value: Int) { add(String(value)) }
@@ -27,7 +37,11 @@ public struct CSVLine {
 }
 
 extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    /// Every occurrence of the single character `target` replaced (one pass).
+    func replacingOccurrences(of target: Character, with replacement: String) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for ch in self { if ch == target { out += replacement } else { out.append(ch) } }
+        return out
     }
 }

@@ -22,12 +22,27 @@ public enum ChartReport {
 
     static let palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
 
+    /// HTML-escapes in one pass.
     static func esc(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
     }
 
-    static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+    /// One decimal, rendered from integers (no Foundation formatting in loops over thousands of points).
+    static func f(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return FixedPoint.format(tenths, over: 10, decimals: 1)
+    }
 
     /// Grouped bars: one group per device, one bar per policy (the mean over seeds).
     static func bars(title: String, metric: String, summary: [[String: String]], devices: [String], policies: [String]) -> String {

@@ -1,0 +1,145 @@
+import Benchmark
+import Foundation
+import JetsimCore
+import JetsimIO
+import JetsimWorkloads
+
+/// A generated workload held in memory: the catalog and its events as the engine sees them.
+struct Workload: Sendable {
+    let catalog: AppCatalog
+    let events: [TraceEvent]
+
+    init(apps: Int, users: Int, days: Int) {
+        var options = WorkloadOptions()
+        options.apps = apps
+        options.users = users
+        options.days = days
+        options.seed = 42
+        let generator = WorkloadGenerator(options: options)
+        catalog = (try? AppCatalog(generator.catalog)) ?? (try! AppCatalog([AppProfile(name: "a", dirtyBytes: 1 << 20)]))
+        var events: [TraceEvent] = []
+        for user in 0..<users {
+            for e in generator.events(user: user, startDay: user * days) {
+                events.append(TraceEvent(time: e.timeMillis * 1000, app: e.app, kind: e.kind,
+                                         value: e.kind.valueKind == .seconds ? e.value * 1000
+                                             : e.kind.valueKind == .signedMebibytes ? e.value << 20 : e.value))
+            }
+        }
+        self.events = events
+    }
+
+    func run<P: EvictionPolicy>(_ policy: P, device: Device) -> SimulationResult {
+        var options = SimulationOptions()
+        options.sampleIntervalMicros = 3_600_000_000
+        var sim = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver(), options: options)
+        for e in events { sim.process(e) }
+        return sim.finish()
+    }
+}
+
+/// Writes `events` as a Jetsim trace and as a libCacheSim CSV into a temporary directory.
+func traceFiles(_ w: Workload) -> (native: String, libcachesim: String, bytes: Int) {
+    let dir = NSTemporaryDirectory() + "jetsim-bench-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    var native = "time,app,event,value\n", lcs = "time,obj_id,obj_size\n"
+    for e in w.events where e.kind == .open {
+        native += "\(e.time / 1_000_000).\(String(format: "%06d", e.time % 1_000_000)),\(w.catalog[e.app].name),open,\n"
+        lcs += "\(e.time / 1_000_000),\(e.app + 1),\(w.catalog[e.app].dirtyBytes)\n"
+    }
+    try? native.write(toFile: dir + "/trace.csv", atomically: true, encoding: .utf8)
+    try? lcs.write(toFile: dir + "/lcs.csv", atomically: true, encoding: .utf8)
+    return (dir + "/trace.csv", dir + "/lcs.csv", native.utf8.count)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let device = DevicePresets.named("iphone-x")!
+    // Thresholds gate the deterministic counts (allocations); wall clock varies 2× on this VM and is reported only.
+    let gated: [BenchmarkMetric: BenchmarkThresholds] = [
+        .mallocCountTotal: .init(relative: [.p90: 5.0], absolute: [.p90: 20]),
+    ]
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 1,
+        maxDuration: .seconds(3),
+        maxIterations: 20,
+        thresholds: gated
+    )
+
+    // Names are plain identifiers: the threshold files are looked up by the raw name.
+    // Engine throughput on generated workloads of about 5 000 events (4 users × 7 days).
+    for apps in [10, 100, 1000] {
+        let workload = Workload(apps: apps, users: 4, days: 7)
+        Benchmark("Engine-xnu-\(apps)apps") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(workload.run(XNUPolicy(), device: device)) }
+        }
+    }
+
+    // Trace parsing, native and libCacheSim CSV.
+    let parsed = Workload(apps: 100, users: 8, days: 7)
+    let files = traceFiles(parsed)
+    Benchmark("Parse-native-csv") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let reader = try TraceReader(path: files.native, catalog: parsed.catalog)
+            var n = 0
+            while try reader.next() != nil { n += 1 }
+            blackHole(n)
+        }
+    }
+    Benchmark("Parse-libcachesim-csv") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let trace = try LibCacheSimTrace(path: files.libcachesim)
+            var n = 0
+            while try trace.next() != nil { n += 1 }
+            blackHole(n)
+        }
+    }
+
+    // Ranking cost of every built-in policy: one decision among 100 candidates.
+    let candidates = (0..<100).map { k in
+        KillCandidate(app: Int32(k), state: k % 7 == 0 ? .background : .suspended, priorityClass: k % 7 == 0 ? .backgroundWork : .idle,
+                      band: k % 7 == 0 ? 40 : 0, bandEntrySequence: UInt64((k * 37) % 100), footprintBytes: (50 + (k * 13) % 400) << 20,
+                      lastForegroundTime: k * 1_000_000, launchCount: k % 9, firstUseTime: 0, lastUseSequence: UInt64((k * 53) % 100),
+                      launchSequence: UInt64((k * 71) % 100), nextUse: (k * 97) % 1000, backgroundActivity: k % 7 == 0 ? .task : [],
+                      relaunchCostMillis: 200 + (k * 17) % 2000)
+    }
+    let context = KillContext(now: 200_000_000, reason: .vmPageShortage, availableBytes: 0)
+    for entry in PolicyRegistry.builtIns {
+        Benchmark("Rank-\(entry.name)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            var policy = try entry.make([:], PolicyEnvironment(seed: 1, device: device))
+            for _ in benchmark.scaledIterations { blackHole(policy.selectVictim(among: candidates, context: context)) }
+        }
+    }
+
+    // A 5-policy grid on one device (sequential: --jobs is measured by the compare command itself).
+    let grid = Workload(apps: 100, users: 2, days: 7)
+    Benchmark("Compare-5policies-100apps") { benchmark in
+        for _ in benchmark.scaledIterations {
+            for spec in ["xnu", "lru", "largest", "cost", "lfu"] {
+                blackHole(grid.run(AnyPolicyBox(try PolicyRegistry.make(PolicySpec(name: spec), environment: .init(seed: 1, device: device))),
+                                   device: device))
+            }
+        }
+    }
+
+    // Allocations in the steady-state engine loop: 10 000 events after a warmed-up simulator.
+    let steady = Workload(apps: 100, users: 4, days: 30)   // ≈ 20 000 events: half to warm up, 10 000 measured
+    Benchmark("SteadyState-10k-events") { benchmark in
+        var sim = Simulator(device: device, catalog: steady.catalog, policy: XNUPolicy(), observer: NullObserver())
+        let warm = max(0, steady.events.count - 10_000)
+        for e in steady.events[..<warm] { sim.process(e) }
+        benchmark.startMeasurement()
+        for e in steady.events[warm...] { sim.process(e) }
+        benchmark.stopMeasurement()
+        blackHole(sim.now)
+    }
+}
+
+/// Lets the registry's existential policies drive the generic engine.
+struct AnyPolicyBox: EvictionPolicy {
+    var base: any EvictionPolicy
+    init(_ base: any EvictionPolicy) { self.base = base }
+    var descriptor: PolicyDescriptor { base.descriptor }
+    func band(for priorityClass: PriorityClass) -> Int { base.band(for: priorityClass) }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? { base.selectVictim(among: candidates, context: context) }
+    mutating func didOpen(_ app: Int32, at time: Int) { base.didOpen(app, at: time) }
+}

@@ -1,0 +1,29 @@
+// swift-tools-version:6.1
+// The benchmark suite lives in its own package so that `swift test` at the root stays fast
+// (../shared/reference/swift-notes.md). Run: `cd Benchmarks && swift package benchmark`.
+import PackageDescription
+
+// A path dependency's identity is its folder's name, lower-cased: derive it rather than hard-code the checkout's.
+let rootIdentity = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "jetsim").lowercased()
+
+let package = Package(
+    name: "JetsimBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "JetsimBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "JetsimCore", package: rootIdentity),
+                .product(name: "JetsimIO", package: rootIdentity),
+                .product(name: "JetsimWorkloads", package: rootIdentity),
+            ],
+            path: "Benchmarks/JetsimBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
