@@ -12,61 +12,48 @@ import CZlib
 /// unless asked (`string(_:)`). Gzip-compressed files (recognised by their magic bytes) are read transparently.
 public final class CSVReader {
     public let path: String
-    private var fd: Int32
-    private var gz: gzFile?
-    private var buffer: [UInt8]
-    private var position = 0
-    private var limit = 0
-    private var atEOF = false
-    /// Line of the current row's first byte (1-based).
-    public private(set) var lineNumber = 0
-    private var nextLineNumber = 1
-    private var row: [UInt8] = []
-    private var fieldEnds: [Int] = []
-
-    private let delimiter: UInt8
+    /// All scanning state lives in a struct mutated through one call per row: accesses inside it are checked
+    /// statically, where a class's stored properties would pay a runtime exclusivity check on every byte.
+    private var scanner: RowScanner
 
     /// `delimiter` is `,` for CSV, `\t` for TSV.
     public init(path: String, bufferSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) throws(InputError) {
         self.path = path
-        self.delimiter = delimiter
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
         }
         var magic: (UInt8, UInt8) = (0, 0)
         let isGzip = withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1f, 0x8b)
+        var gz: gzFile?
+        var fd = descriptor
         if isGzip {
             close(descriptor)
             fd = -1
             gz = gzopen(path, "rb")
             guard gz != nil else { throw InputError(file: path, message: "cannot open the gzip file", exitCode: InputError.noInput) }
             gzbuffer(gz, 1 << 17)
-        } else {
-            fd = descriptor
-            gz = nil
         }
-        buffer = [UInt8](repeating: 0, count: max(bufferSize, 16))
-        row.reserveCapacity(256)
-        fieldEnds.reserveCapacity(32)
+        scanner = RowScanner(path: path, fd: fd, gz: gz, delimiter: delimiter, bufferSize: max(bufferSize, 16))
     }
 
-    deinit {
-        if let gz { gzclose(gz) }
-        if fd >= 0 { close(fd) }
-    }
+    deinit { scanner.close() }
 
-    public var fieldCount: Int { fieldEnds.count }
+    /// Line of the current row's first byte (1-based).
+    public var lineNumber: Int { scanner.lineNumber }
+
+    public var fieldCount: Int { scanner.fieldEnds.count }
 
     /// Calls `body` with the bytes of field `index` (empty for a missing field).
     @inline(__always)
     public func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        guard index >= 0 && index < fieldEnds.count else {
+        guard index >= 0 && index < scanner.fieldEnds.count else {
             return try body(UnsafeBufferPointer(start: nil, count: 0))
         }
-        let start = index == 0 ? 0 : fieldEnds[index - 1]
-        return try row.withUnsafeBufferPointer { all in
-            try body(UnsafeBufferPointer(rebasing: all[start..<fieldEnds[index]]))
+        let start = index == 0 ? 0 : scanner.fieldEnds[index - 1]
+        let end = scanner.fieldEnds[index]
+        return try scanner.row.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[start..<end]))
         }
     }
 
@@ -78,22 +65,70 @@ public final class CSVReader {
     /// Every field of the current row as Strings.
     public func strings() -> [String] { (0..<fieldCount).map(string) }
 
-    private func refill() throws(InputError) -> Bool {
+    /// Reads the next non-blank, non-comment row; false at end of file.
+    public func nextRow() throws(InputError) -> Bool { try scanner.nextRow() }
+}
+
+@inline(__always)
+private func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
+}
+
+/// The reader's state and its byte loop.
+struct RowScanner {
+    let path: String
+    var fd: Int32
+    var gz: gzFile?
+    let delimiter: UInt8
+    var buffer: [UInt8]
+    var position = 0
+    var limit = 0
+    var atEOF = false
+    var lineNumber = 0
+    var nextLineNumber = 1
+    var row: [UInt8] = []
+    var fieldEnds: [Int] = []
+
+    init(path: String, fd: Int32, gz: gzFile?, delimiter: UInt8, bufferSize: Int) {
+        self.path = path
+        self.fd = fd
+        self.gz = gz
+        self.delimiter = delimiter
+        buffer = [UInt8](repeating: 0, count: bufferSize)
+        row.reserveCapacity(256)
+        fieldEnds.reserveCapacity(32)
+    }
+
+    mutating func close() {
+        if let gz { gzclose(gz) }
+        if fd >= 0 { closeDescriptor(fd) }
+        gz = nil
+        fd = -1
+    }
+
+    private mutating func refill() throws(InputError) -> Bool {
         if atEOF { return false }
         if position > 0 {
             let remaining = limit - position
             if remaining > 0 {
+                let from = position
                 buffer.withUnsafeMutableBytes { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + position, remaining)
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + from, remaining)
                 }
             }
             limit = remaining
             position = 0
         }
         if limit == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        let filled = limit
+        let (gz, fd) = (self.gz, self.fd)
         let n = buffer.withUnsafeMutableBytes { raw -> Int in
-            if let gz { return Int(gzread(gz, raw.baseAddress! + limit, UInt32(min(raw.count - limit, 1 << 30)))) }
-            return read(fd, raw.baseAddress! + limit, raw.count - limit)
+            if let gz { return Int(gzread(gz, raw.baseAddress! + filled, UInt32(min(raw.count - filled, 1 << 30)))) }
+            return read(fd, raw.baseAddress! + filled, raw.count - filled)
         }
         if n < 0 {
             let why = gz != nil ? "the gzip data is corrupt" : String(cString: strerror(errno))
@@ -105,13 +140,12 @@ public final class CSVReader {
     }
 
     @inline(__always)
-    private func peek() throws(InputError) -> UInt8? {
+    private mutating func peek() throws(InputError) -> UInt8? {
         if position < limit { return buffer[position] }
         return try refill() ? buffer[position] : nil
     }
 
-    /// Reads the next non-blank, non-comment row; false at end of file.
-    public func nextRow() throws(InputError) -> Bool {
+    mutating func nextRow() throws(InputError) -> Bool {
         row.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
         // Skip blank lines and comments.

@@ -7,21 +7,28 @@ public struct CSVLine {
     public mutating func add(_ field: String) {
         if !first { text += "," }
         first = false
-        var needsQuotes = false
+        var needsQuotes = false, hasQuote = false
         for b in field.utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
             needsQuotes = true
-            break
+            if b == 0x22 { hasQuote = true }
         }
         guard needsQuotes else {
             text += field
             return
         }
-        // One pass: quote the field and double its quotes.
-        text += "\""
-        for ch in field.unicodeScalars {
-            if ch == "\"" { text += "\"\"" } else { text.unicodeScalars.append(ch) }
+        guard hasQuote else {
+            text += "\"" + field + "\""
+            return
         }
-        text += "\""
+        // Double the quotes, in one pass over the bytes.
+        var bytes: [UInt8] = [0x22]
+        bytes.reserveCapacity(field.utf8.count + 8)
+        for b in field.utf8 {
+            bytes.append(b)
+            if b == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        text += String(decoding: bytes, as: UTF8.self)
     }
 
     public mutating func add(_ value: Int) { add(String(value)) }

@@ -46,7 +46,7 @@ public enum ChartReport {
 
     /// Grouped bars: one group per device, one bar per policy (the mean over seeds).
     static func bars(title: String, metric: String, summary: [[String: String]], devices: [String], policies: [String]) -> String {
-        let width = 760.0, height = 260.0, left = 50.0, bottom = 40.0, top = 30.0
+        let width = 760.0, height = 260.0, left = 70.0, bottom = 40.0, top = 30.0
         var means: [[Double]] = []
         for d in devices {
             means.append(policies.map { p in
@@ -89,10 +89,37 @@ public enum ChartReport {
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(height - bottom))\" x2=\"\(f(width - 10))\" y2=\"\(f(height - bottom))\" class=\"axis\"/>"
         svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(hi) + 4))\" class=\"tick\" text-anchor=\"end\">\(f(hi))</text>"
         svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y(lo) + 4))\" class=\"tick\" text-anchor=\"end\">\(f(lo))</text>"
-        svg += "<polyline class=\"series\" fill=\"none\" stroke=\"#4e79a7\" points=\"" + points.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " ") + "\"/>"
+        // At most a few points per pixel column (first, lowest, highest, last): the line looks the same, spikes
+        // included, and the page stays small for long runs.
+        var drawn: [(Double, Double)] = []
+        var column = Int.min
+        var bucket: [(Double, Double)] = []
+        func flush() {
+            guard let first = bucket.first, let last = bucket.last else { return }
+            let low = bucket.min { $0.1 < $1.1 } ?? first, high = bucket.max { $0.1 < $1.1 } ?? first
+            for p in [first, low, high, last].sorted(by: { $0.0 < $1.0 }) where drawn.last.map({ $0 != p }) ?? true { drawn.append(p) }
+            bucket.removeAll(keepingCapacity: true)
+        }
+        for p in points {
+            let c = Int(x(p.0))
+            if c != column { flush(); column = c }
+            bucket.append(p)
+        }
+        flush()
+        svg += "<polyline class=\"series\" fill=\"none\" stroke=\"#4e79a7\" points=\"" + drawn.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " ") + "\"/>"
+        // One marker per pixel column, titled with what it stands for.
+        var byColumn: [Int: (t: Double, labels: [String], count: Int)] = [:]
         for k in kills {
             guard let t = Double(k["time"] ?? ""), t >= t0, t <= t1 else { continue }
-            svg += "<line class=\"kill\" x1=\"\(f(x(t)))\" y1=\"\(f(top))\" x2=\"\(f(x(t)))\" y2=\"\(f(height - bottom))\" stroke=\"#e15759\"><title>\(esc(k["app"] ?? "")) killed (\(esc(k["reason"] ?? ""))) at \(esc(k["time"] ?? "")) s</title></line>"
+            let c = Int(x(t))
+            var entry = byColumn[c] ?? (t, [], 0)
+            entry.count += 1
+            if entry.labels.count < 5 { entry.labels.append("\(k["app"] ?? "") (\(k["reason"] ?? "")) at \(k["time"] ?? "") s") }
+            byColumn[c] = entry
+        }
+        for (_, m) in byColumn.sorted(by: { $0.key < $1.key }) {
+            let more = m.count > m.labels.count ? "; \(m.count - m.labels.count) more" : ""
+            svg += "<line class=\"kill\" x1=\"\(f(x(m.t)))\" y1=\"\(f(top))\" x2=\"\(f(x(m.t)))\" y2=\"\(f(height - bottom))\" stroke=\"#e15759\"><title>\(m.count) kill(s): \(esc(m.labels.joined(separator: "; ")))\(more)</title></line>"
         }
         return svg + "</svg>"
     }
