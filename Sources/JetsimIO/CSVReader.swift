@@ -200,3 +200,17 @@ struct RowScanner {
         return true
     }
 }
+
+/// A whole (small) file's bytes, decompressed when it is gzip; nil when it cannot be read.
+public func readWholeFile(_ path: String) -> [UInt8]? {
+    guard let gz = gzopen(path, "rb") else { return nil }   // zlib reads plain files as they are
+    defer { gzclose(gz) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { gzread(gz, $0.baseAddress, UInt32($0.count)) }
+        if n < 0 { return nil }
+        if n == 0 { return out }
+        out.append(contentsOf: chunk[0..<Int(n)])
+    }
+}

@@ -151,6 +151,13 @@ import Testing
         let run = try CLI.run(["run", "--device", dir + "/o/device.yaml", "--apps", dir + "/o/apps.csv", "--trace", CLI.exampleTrace, "--out", dir + "/r"])
         #expect(run.status == 65)   // the example trace names other apps: a clear error, not a crash
         #expect(run.stderr.contains("unknown app"))
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = ["-k", report]
+        try gz.run()
+        gz.waitUntilExit()
+        #expect(try CLI.run(["import", "jetsam-event", report + ".gz", "--out", dir + "/gz"]).status == 0)
+        #expect(try String(contentsOfFile: dir + "/gz/apps.csv", encoding: .utf8) == String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8))
         try "{\"bug_type\":\"109\"}\n{}\n".write(toFile: dir + "/crash.ips", atomically: true, encoding: .utf8)
         let wrong = try CLI.run(["import", "jetsam-event", dir + "/crash.ips", "--out", dir + "/w"])
         #expect(wrong.status == 65)

@@ -15,10 +15,10 @@ public enum JetsamEventImporter {
     }
 
     public static func parse(path: String) throws(InputError) -> Result {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = readWholeFile(path) else {   // .ips or .ips.gz
             throw InputError(file: path, message: "cannot read the report", exitCode: InputError.noInput)
         }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let newline = text.firstIndex(of: "\n") else { throw InputError(file: path, line: 1, message: "expected a one-line JSON header, then the JSON body") }
         func json(_ s: Substring, line: Int) throws(InputError) -> [String: Any] {
             do {
