@@ -155,7 +155,7 @@ public struct CompareCommand: ParsableCommand {
                                                        policiesDirectory: lookupDirectory)
                     var cellOptions = options
                     cellOptions.seed = cell.seed
-                    let result = runCellSpecialised(policy, device: device, catalog: catalog, events: events, options: cellOptions,
+                    let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
                                          future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil)
                     report(slots.set(k, result))
                 } catch {

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 
+/// `gzip -k path`: writes path.gz beside the file.
+func gzipKeeping(_ path: String) throws {
+    let gz = Process()
+    gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gz.arguments = ["-k", path]
+    try gz.run()
+    gz.waitUntilExit()
+}
+
 @Suite struct ImportCommandTests {
     static let lsapp = """
     user_id\tsession_id\ttimestamp\tapp_name\tevent_type
@@ -48,11 +57,7 @@ import Testing
         let dir = try scratch()
         let input = dir + "/ls.tsv"
         try Self.lsapp.write(toFile: input, atomically: true, encoding: .utf8)
-        let gz = Process()
-        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gz.arguments = ["-k", input]
-        try gz.run()
-        gz.waitUntilExit()
+        try gzipKeeping(input)
         #expect(try CLI.run(["import", "lsapp", input + ".gz", "--out", dir + "/gz"]).status == 0)
         #expect(try CLI.run(["import", "lsapp", input, "--out", dir + "/plain"]).status == 0)
         #expect(try traceRows(dir + "/gz") == traceRows(dir + "/plain"))
@@ -151,11 +156,7 @@ import Testing
         let run = try CLI.run(["run", "--device", dir + "/o/device.yaml", "--apps", dir + "/o/apps.csv", "--trace", CLI.exampleTrace, "--out", dir + "/r"])
         #expect(run.status == 65)   // the example trace names other apps: a clear error, not a crash
         #expect(run.stderr.contains("unknown app"))
-        let gz = Process()
-        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gz.arguments = ["-k", report]
-        try gz.run()
-        gz.waitUntilExit()
+        try gzipKeeping(report)
         #expect(try CLI.run(["import", "jetsam-event", report + ".gz", "--out", dir + "/gz"]).status == 0)
         #expect(try String(contentsOfFile: dir + "/gz/apps.csv", encoding: .utf8) == String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8))
         try "{\"bug_type\":\"109\"}\n{}\n".write(toFile: dir + "/crash.ips", atomically: true, encoding: .utf8)
