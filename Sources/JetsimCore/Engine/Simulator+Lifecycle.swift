@@ -326,15 +326,22 @@ extension Simulator {
         case .background: cls = a.activity(declared: profiles[i].backgroundModes).contains(.audio) ? .audio : .backgroundWork
         case .suspended: cls = a.frozen ? .frozen : now < a.agingUntil ? .aging : .idle
         }
-        guard cls != a.priorityClass else { return }
-        let band = cls == .none ? -1 : policy.band(for: cls)
-        apps[i].priorityClass = cls
-        if band != a.band {
-            apps[i].band = band
-            apps[i].bandEntrySequence = entrySequence
-            apps[i].bandEntryTime = now
-            entrySequence &+= 1
+        if cls != a.priorityClass {
+            let band = cls == .none ? -1 : policy.band(for: cls)
+            apps[i].priorityClass = cls
+            if band != a.band {
+                apps[i].band = band
+                apps[i].bandEntrySequence = entrySequence
+                apps[i].bandEntryTime = now
+                entrySequence &+= 1
+            }
+            if cls == .idle { idleBandGained() }
         }
-        if cls == .idle { idleBandGained() }
+        // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
+        if candidateIndex != nil {
+            let isCandidate = apps[i].state.isResident && Int32(i) != foreground
+            let key = isCandidate ? policy.rankingKey(candidate(i)) : nil
+            candidateIndex?.update(i, key: key)
+        }
     }
 }

@@ -185,6 +185,29 @@ extension Simulator {
     /// Asks the policy for a victim among the apps `scope` allows; the foreground app is offered alone,
     /// and only when no other app can be killed.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
+        guard candidateIndex != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
+        candidateIndex?.compactIfNeeded(live: resident.members.count)
+        let apps = self.apps
+        let found = candidateIndex?.first { scope != .idleBand || apps[Int($0)].priorityClass == .idle }
+        let victim = found.map { Int($0) } ?? foregroundAsLastResort(scope: scope, reason: reason)
+        assert(victim == scanForVictim(scope: scope, reason: reason), "the candidate index disagrees with a full scan")
+        return victim
+    }
+
+    /// The foreground app, when the scope allows it and nothing else could be chosen.
+    private mutating func foregroundAsLastResort(scope: KillScope, reason: KillReason) -> Int? {
+        guard scope != .idleBand, foreground >= 0 else { return nil }
+        let f = Int(foreground)
+        guard apps[f].state.isResident, scope == .any || apps[f].footprint > memoryLimit(f) else { return nil }
+        let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.events - 1))
+        candidates.removeAll(keepingCapacity: true)
+        candidates.append(candidate(f))
+        guard let k = policy.selectVictim(among: candidates, context: context), k == 0 else { return nil }
+        return f
+    }
+
+    /// Every resident app the scope allows, ranked by the policy.
+    private mutating func scanForVictim(scope: KillScope, reason: KillReason) -> Int? {
         candidates.removeAll(keepingCapacity: true)
         for app in resident.members where app != foreground {
             let i = Int(app)
@@ -199,13 +222,7 @@ extension Simulator {
         if !candidates.isEmpty, let k = policy.selectVictim(among: candidates, context: context), candidates.indices.contains(k) {
             return Int(candidates[k].app)
         }
-        guard scope != .idleBand, foreground >= 0 else { return nil }
-        let f = Int(foreground)
-        guard apps[f].state.isResident, scope == .any || apps[f].footprint > memoryLimit(f) else { return nil }
-        candidates.removeAll(keepingCapacity: true)
-        candidates.append(candidate(f))
-        guard let k = policy.selectVictim(among: candidates, context: context), k == 0 else { return nil }
-        return f
+        return foregroundAsLastResort(scope: scope, reason: reason)
     }
 
     /// The read-only view of app `i` a policy ranks.

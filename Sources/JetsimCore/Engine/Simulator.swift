@@ -68,6 +68,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var lastSustainedKill = Int.min
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
+    /// Candidates ordered by the policy's ranking key, when it has one (nil: kill decisions scan).
+    var candidateIndex: CandidateIndex?
     var order: [Int32] = []
 
     public init(device: Device, catalog: AppCatalog, policy: Policy, observer: Observer, options: SimulationOptions = .init(),
@@ -95,6 +97,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         self.observer = observer
         self.options = options
         candidates.reserveCapacity(catalog.count + 1)
+        if policy.rankingKey(KillCandidate(app: 0)) != nil { candidateIndex = CandidateIndex(count: catalog.count) }
         order.reserveCapacity(catalog.count)
     }
 

@@ -15,10 +15,28 @@ public protocol EvictionPolicy: Sendable {
     /// Told when the user opens an app (a cold launch or a resume), for policies that keep their own history
     /// (frequencies). The default does nothing.
     mutating func didOpen(_ app: Int32, at time: Int)
+
+    /// For a policy whose ranking is a fixed total order on a per-app key (smaller dies first) built only from the
+    /// candidate's band, band entry, launch and last use: that key. The engine then keeps candidates in an index
+    /// instead of scanning every resident app at each kill (debug builds check both agree). nil, the default: the
+    /// engine scans and asks `selectVictim`.
+    func rankingKey(_ candidate: KillCandidate) -> RankingKey?
 }
 
 extension EvictionPolicy {
     public mutating func didOpen(_ app: Int32, at time: Int) {}
+    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { nil }
+}
+
+/// A victim order: by `major`, then by `minor` (both ascending: the smallest dies first).
+public struct RankingKey: Comparable, Sendable, Hashable {
+    public var major: Int
+    public var minor: UInt64
+    public init(major: Int, minor: UInt64) {
+        self.major = major
+        self.minor = minor
+    }
+    public static func < (a: RankingKey, b: RankingKey) -> Bool { a.major != b.major ? a.major < b.major : a.minor < b.minor }
 }
 
 /// What a policy needs or does, so tools can say what it can be compared on.

@@ -7,4 +7,6 @@ public struct FIFOPolicy: EvictionPolicy {
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         KillCandidate.best(candidates) { $0.launchSequence < $1.launchSequence }
     }
+
+    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { RankingKey(major: 0, minor: candidate.launchSequence) }
 }

@@ -8,4 +8,6 @@ public struct LRUPolicy: EvictionPolicy {
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         KillCandidate.best(candidates) { $0.lastUseSequence < $1.lastUseSequence }
     }
+
+    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { RankingKey(major: 0, minor: candidate.lastUseSequence) }
 }

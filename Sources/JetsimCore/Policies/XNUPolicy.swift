@@ -35,4 +35,6 @@ public struct XNUPolicy: EvictionPolicy {
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         KillCandidate.best(candidates) { c, b in c.band != b.band ? c.band < b.band : c.bandEntrySequence < b.bandEntrySequence }
     }
+
+    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { RankingKey(major: candidate.band, minor: candidate.bandEntrySequence) }
 }
