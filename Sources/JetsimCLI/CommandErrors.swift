@@ -23,6 +23,14 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
+/// `--sample-interval` (`60`, `90s`, `10m`, `1h`) as positive microseconds; `run` and `compare` share it.
+func sampleIntervalMicros(_ text: String) throws -> Int {
+    guard let v = Durations.micros(text), v > 0 else {
+        throw ValidationError("--sample-interval must be a positive duration such as 60, 90s or 1h, found '\(text)'")
+    }
+    return v
+}
+
 func printError(_ message: String) {
     var stderr = StandardError()
     print("jetsim: \(message)", to: &stderr)

@@ -33,7 +33,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Write intervals.csv with every metric per interval of simulated time, e.g. 1h.") var interval: String?
     @Option(help: "Policy the deltas of compare.csv are taken against (default: the first).") var baseline: String?
     @Option(help: "Output directory.") var out: String?
-    @Option(help: "Simulated seconds between memory samples (the charted cell's time series).") var sampleInterval: String = "60"
+    @Option(help: "Simulated time between memory samples (the charted cell's time series): seconds, or 90s, 10m, 1h.") var sampleInterval: String = "60"
     @Option(help: "Device of the cell whose memory and kills report.html charts (default: the first).") var chartDevice: String?
     @Option(help: "Policy of the charted cell, as given in --policies (default: the baseline).") var chartPolicy: String?
     @Option(help: "Seed of the charted cell (default: the first).") var chartSeed: UInt64?
@@ -44,7 +44,7 @@ public struct CompareCommand: ParsableCommand {
 
     struct Plan {
         var apps: String?, trace: String, format: String, policies: [String], devices: [String], seeds: [UInt64]
-        var jobs: Int, warmup: Int, interval: Int, baseline: String?, out: String
+        var jobs: Int, warmup: Int, interval: Int, baseline: String?, out: String, sampleInterval: Int
     }
 
     func plan() throws -> Plan {
@@ -87,7 +87,7 @@ public struct CompareCommand: ParsableCommand {
         if let chartSeed, !seedValues.contains(chartSeed) { throw ValidationError("--chart-seed \(chartSeed) is not one of the seeds") }
         return Plan(apps: apps, trace: trace, format: format, policies: policies, devices: devices, seeds: seedValues, jobs: jobs,
                     warmup: try duration(warmup ?? file.warmup, "warmup"), interval: try duration(interval ?? file.interval, "interval"),
-                    baseline: baseline, out: out)
+                    baseline: baseline, out: out, sampleInterval: try sampleIntervalMicros(sampleInterval))
     }
 
     public func run() throws {
@@ -138,7 +138,7 @@ public struct CompareCommand: ParsableCommand {
         let progress = !quiet && isatty(2) == 1
         let jobs = min(plan.jobs, cells.count)
         var baseOptions = SimulationOptions()
-        baseOptions.sampleIntervalMicros = Durations.micros(sampleInterval).flatMap { $0 > 0 ? $0 : nil } ?? baseOptions.sampleIntervalMicros
+        baseOptions.sampleIntervalMicros = plan.sampleInterval
         baseOptions.warmupMicros = plan.warmup
         baseOptions.intervalMicros = plan.interval
         let options = baseOptions

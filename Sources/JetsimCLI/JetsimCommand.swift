@@ -14,13 +14,9 @@ public struct JetsimCommand: ParsableCommand {
           jetsim run --device iphone-xs --apps Examples/day/apps.csv --trace Examples/day/trace.csv
           jetsim devices
         """,
-        version: JetsimVersion.string,
+        version: JetsimVersionInfo.version,
         subcommands: [RunCommand.self, CompareCommand.self, PlotCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
     )
 
     public init() {}
-}
-
-public enum JetsimVersion {
-    public static let string = JetsimVersionInfo.version
 }

@@ -53,7 +53,7 @@ public struct RunCommand: ParsableCommand {
     @Flag(help: "Also write events.csv: every lifecycle transition and callback, in order, with deadlines.")
     var events = false
 
-    @Option(help: "Simulated seconds between timeseries.csv samples.")
+    @Option(help: "Simulated time between timeseries.csv samples: seconds, or 90s, 10m, 1h.")
     var sampleInterval: String = "60"
 
     @Option(help: "Most timeseries.csv rows to keep; sampling stops there, with a warning.")
@@ -71,9 +71,7 @@ public struct RunCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        guard let v = Array(sampleInterval.utf8).withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), v > 0 else {
-            throw ValidationError("--sample-interval must be a positive number of seconds, found '\(sampleInterval)'")
-        }
+        _ = try sampleIntervalMicros(sampleInterval)
         guard maxSamples > 0 else { throw ValidationError("--max-samples must be positive") }
         guard format == "jetsim" || format == "libcachesim" else {
             throw ValidationError("--format must be 'jetsim' or 'libcachesim', found '\(format)'")
@@ -119,9 +117,7 @@ public struct RunCommand: ParsableCommand {
         var options = SimulationOptions()
         options.seed = seed
         options.maxSamples = maxSamples
-        options.sampleIntervalMicros = Array(sampleInterval.utf8).withUnsafeBufferPointer {
-            DecimalParser.scaled($0, unit: Units.microsPerSecond)
-        } ?? options.sampleIntervalMicros
+        options.sampleIntervalMicros = try sampleIntervalMicros(sampleInterval)
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
         let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))

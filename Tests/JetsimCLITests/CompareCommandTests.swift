@@ -162,3 +162,20 @@ import Testing
         }
     }
 }
+
+@Suite struct SampleIntervalTests {
+    @Test func bothCommandsTakeDurationsAndRejectNonsense() throws {
+        let dir = try scratch()
+        let run = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                               "--sample-interval", "1h", "--out", dir + "/r", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: dir + "/r/timeseries.csv", encoding: .utf8).split(separator: "\n").count == 1 + 17)   // 16.1 h, hourly
+        for command in [["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace],
+                        ["compare", "--devices", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace]] {
+            let bad = try CLI.run(command + ["--sample-interval", "often", "--out", dir + "/bad"])
+            #expect(bad.status == 64, "\(command[0])")
+            #expect(bad.stderr.contains("--sample-interval"))
+            #expect(!FileManager.default.fileExists(atPath: dir + "/bad"))
+        }
+    }
+}

@@ -199,17 +199,14 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
         let reqs = Self.requests(count: 3000, objects: 250, seed: UInt64(capacity) + 1, capacity: capacity)
         let next = Self.nextUses(reqs)
         var nextOf: [Int: Int] = [:]
-        var sequence = 0
         // Reference Belady: farthest next use, ties (never used again) to the least recently used.
-        let reference = Self.referenceMisses(reqs, capacity: capacity) { cached, t in
-            _ = sequence
-            return cached.max { a, b in
+        let reference = Self.referenceMisses(reqs, capacity: capacity) { cached, _ in
+            cached.max { a, b in
                 let na = nextOf[a.key] ?? .max, nb = nextOf[b.key] ?? .max
                 return na != nb ? na < nb : a.value.lastUse > b.value.lastUse
             }!.key
         } observe: { t, object in
             nextOf[object] = next[t]
-            sequence += 1
         }
         #expect(try Self.jetsimColdLaunches(reqs, capacity: capacity, policy: OraclePolicy()) == reference)
     }
