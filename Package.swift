@@ -3,7 +3,9 @@ import PackageDescription
 
 // Layers, top-down: jetsim (executable) → JetsimCLI (commands) → JetsimIO (files at the edges)
 // → JetsimWorkloads (synthetic users, trace statistics) → JetsimCore (model, engine, policies).
-// Only JetsimIO touches the file system.
+// JetsimRealMemory (real-memory mode: jemalloc arenas behind the model) sits beside JetsimIO at the edge.
+// Only JetsimIO touches the file system (JetsimRealMemory reads /proc to measure the process).
+// Linking jemalloc replaces malloc for the whole process (README: Real-memory mode).
 let package = Package(
     name: "jetsim",
     platforms: [.macOS(.v13)],
@@ -12,6 +14,7 @@ let package = Package(
         .library(name: "JetsimCore", targets: ["JetsimCore"]),
         .library(name: "JetsimIO", targets: ["JetsimIO"]),
         .library(name: "JetsimWorkloads", targets: ["JetsimWorkloads"]),
+        .library(name: "JetsimRealMemory", targets: ["JetsimRealMemory"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -33,10 +36,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        .target(name: "JetsimRealMemory", dependencies: ["JetsimCore", "CJemalloc"]),
         .target(
             name: "JetsimCLI",
             dependencies: [
-                "JetsimCore", "JetsimIO", "JetsimWorkloads",
+                "JetsimCore", "JetsimIO", "JetsimWorkloads", "JetsimRealMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,6 +49,7 @@ let package = Package(
         .testTarget(name: "JetsimCoreTests", dependencies: ["JetsimCore"]),
         .testTarget(name: "JetsimIOTests", dependencies: ["JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimWorkloadsTests", dependencies: ["JetsimWorkloads", "JetsimIO", "JetsimCore"]),
+        .testTarget(name: "JetsimRealMemoryTests", dependencies: ["JetsimRealMemory", "JetsimCore", "JetsimIO"]),
         .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore"]),
     ]
 )

@@ -1,13 +1,14 @@
 import ArgumentParser
 import JetsimCore
 import JetsimIO
+import JetsimRealMemory
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Runs `body`, turning input and policy errors into one line on stderr and the documented exit code
-/// (64 usage, 65 bad data, 66 unreadable input, 73 output not writable).
+/// (64 usage, 65 bad data, 66 unreadable input, 71 real memory failed, 73 output not writable).
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
@@ -18,6 +19,9 @@ func reportingErrors(_ body: () throws -> Void) throws {
         printError("--policy: \(error)")
         throw ExitCode(InputError.usage)
     } catch let error as PolicyFileError {
+        printError(error.description)
+        throw ExitCode(error.exitCode)
+    } catch let error as RealMemoryError {
         printError(error.description)
         throw ExitCode(error.exitCode)
     }

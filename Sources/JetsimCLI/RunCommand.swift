@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import JetsimCore
 import JetsimIO
+import JetsimRealMemory
 
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,10 @@ public struct RunCommand: ParsableCommand {
           jetsim run --device iphone-xs --apps Examples/day/apps.csv --trace Examples/day/trace.csv
           jetsim run --device iphone-x --apps apps.csv --trace trace.csv --policy xnu:audio_band=100 --out /tmp/r --events
           jetsim run --device my-device.yaml --apps apps.csv --trace trace.csv --os-era ios7
+          jetsim run --device iphone-xs --apps apps.csv --trace trace.csv --backing jemalloc:scale=1/256 --pressure-source measured
+
+        Real-memory mode (--backing jemalloc) backs every app's memory with real allocations in its own jemalloc
+        arena, scaled down, and also writes live.csv: modelled against measured bytes per app at every sample.
         """
     )
 
@@ -65,6 +70,12 @@ public struct RunCommand: ParsableCommand {
     @Flag(help: "Turn on the freezer: idle suspended apps are written to NAND below 50 % available memory (band 75).")
     var freezer = false
 
+    @Option(help: "Memory behind the model: 'model' (default), or 'jemalloc[:scale=1/256]' for real allocations in one jemalloc arena per app, scaled down.")
+    var backing: String = "model"
+
+    @Option(help: "With --backing jemalloc, what kill decisions count: 'model' (default) or 'measured' (the model plus what the allocator retains).")
+    var pressureSource: String = "model"
+
     @Flag(help: "Print nothing but errors (no summary, no progress).")
     var quiet = false
 
@@ -77,6 +88,14 @@ public struct RunCommand: ParsableCommand {
             throw ValidationError("--format must be 'jetsim' or 'libcachesim', found '\(format)'")
         }
         if format == "jetsim" && apps == nil { throw ValidationError("--apps is required for a Jetsim trace") }
+        let spec: BackingSpec
+        do { spec = try BackingSpec(parsing: backing) } catch { throw ValidationError("\(error)") }
+        guard let source = PressureSource(rawValue: pressureSource) else {
+            throw ValidationError("--pressure-source must be 'model' or 'measured', found '\(pressureSource)'")
+        }
+        if source == .measured && spec == .model {
+            throw ValidationError("--pressure-source measured needs real memory to measure: add --backing jemalloc")
+        }
         if let osEra, Device.OSEra(rawValue: osEra) == nil {
             throw ValidationError("--os-era must be one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(osEra)'")
         }
@@ -118,6 +137,17 @@ public struct RunCommand: ParsableCommand {
         options.seed = seed
         options.maxSamples = maxSamples
         options.sampleIntervalMicros = try sampleIntervalMicros(sampleInterval)
+        options.pressureSource = PressureSource(rawValue: pressureSource) ?? .model
+        let spec = try BackingSpec(parsing: backing)
+        var budget = 0
+        if case .jemalloc(let scale) = spec {
+            guard let machine = ProcessMemory.machine() else {
+                throw RealMemoryError("--backing jemalloc: cannot read this machine's memory from /proc/meminfo")
+            }
+            budget = try RealMemoryBudget.budget(deviceName: deviceValue.name, devicePhysicalBytes: deviceValue.physicalBytes,
+                                                 scale: scale, machine: machine)
+            try Jemalloc.checkCapabilities()
+        }
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
         let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))
@@ -125,20 +155,36 @@ public struct RunCommand: ParsableCommand {
         let createdDirectory = !directoryExists(directory)
         let showProgress = !quiet && isatty(2) == 1
         do {
-            let result: SimulationResult
+            var result: SimulationResult
             var extra: [AtomicFile] = []
+            var live: LiveFileWriter?
+            var realMemory: JemallocBacking?
+            if case .jemalloc(let scale) = spec {
+                try makeDirectories(directory)
+                let writer = try LiveFileWriter(path: directory + "/live.csv", appNames: labels.appNames)
+                live = writer
+                realMemory = try JemallocBacking(scale: scale, appCount: catalog.count, budgetBytes: budget,
+                                                 pressureSource: options.pressureSource, sink: writer.record)
+            }
             if events {
                 try makeDirectories(directory)
                 let observer = try EventsFileObserver(path: directory + "/events.csv", appNames: labels.appNames)
                 let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue,
                                                       catalog: catalog, options: options, source: &source, future: future,
-                                                      progress: showProgress)
+                                                      backing: realMemory, progress: showProgress)
                 if let failure = finalObserver.failure { throw failure }
                 result = r
                 extra = [finalObserver.file]
             } else {
-                result = try simulate(policyValue, observer: NullObserver(), device: deviceValue,
-                                      catalog: catalog, options: options, source: &source, future: future, progress: showProgress).0
+                result = try simulate(policyValue, observer: NullObserver(), device: deviceValue, catalog: catalog, options: options,
+                                      source: &source, future: future, backing: realMemory, progress: showProgress).0
+            }
+            if let realMemory, let live {
+                if let failure = realMemory.failure { throw failure }
+                if let failure = live.failure { throw failure }
+                result.backing = realMemory.summary
+                extra.append(live.file)
+                if !quiet { printError(realMemoryCrossCheck(realMemory)) }
             }
             try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
             if result.samplesTruncated {
@@ -149,6 +195,14 @@ public struct RunCommand: ParsableCommand {
             if createdDirectory { rmdir(directory) }   // leaves nothing behind; fails harmlessly if not empty
             throw error
         }
+    }
+
+    /// One line on stderr: the allocator's statistics against the kernel's view of the process.
+    private func realMemoryCrossCheck(_ b: JemallocBacking) -> String {
+        let gap = b.largestResidentGap.map { "; the process's resident set tracked the arenas within \(FixedPoint.mebibytes($0)) MiB" }
+            ?? "; /proc/self/statm unreadable, no cross-check"
+        return "real memory (\(b.spec), jemalloc \(Jemalloc.version)): arenas resident \(FixedPoint.mebibytes(b.arenasResidentBytes)) MiB "
+            + "at the last sample\(gap)"
     }
 
     private func printSummary(_ r: SimulationResult, directory: String) {
@@ -165,9 +219,10 @@ public struct RunCommand: ParsableCommand {
 /// Runs the whole trace through one simulator; generic so the engine loop is specialised per policy.
 func simulate<P: EvictionPolicy, O: SimulationObserver>(
     _ policy: P, observer: O, device: Device, catalog: AppCatalog, options: SimulationOptions,
-    source: inout EventSource, future: NextUseTable?, progress: Bool = false
+    source: inout EventSource, future: NextUseTable?, backing: (any MemoryBacking)? = nil, progress: Bool = false
 ) throws -> (SimulationResult, O) {
-    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options, future: future)
+    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options,
+                              future: future, backing: backing)
     let started = DispatchTime.now().uptimeNanoseconds
     var count = 0
     while let event = try source.next() {

@@ -40,10 +40,23 @@ public enum ReportFiles {
                String(w.freezes), String(w.thaws), FixedPoint.mebibytes(w.frozenWrittenBytes)]
     }
 
-    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader }
+    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader + backingHeader }
 
     public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
         [r.policy.displayName, r.device.name, labels.trace, String(r.seed)] + metricValues(r.measured, span: r.simulatedMicros)
+            + backingValues(r.backing)
+    }
+
+    /// Real-memory mode's columns: which backing, what decisions used, and how far real memory diverged.
+    public static let backingHeader = ["backing", "pressure_source", "live_rows", "footprint_error_mean",
+                                       "footprint_error_max", "allocator_retained_mb_max"]
+
+    static func backingValues(_ b: BackingSummary?) -> [String] {
+        guard let b else { return ["model", "model", "", "", "", ""] }
+        return [b.backing, b.pressureSource.rawValue, String(b.liveRows),
+                FixedPoint.format(b.meanRelativeErrorPPM, over: 1_000_000, decimals: 6),
+                FixedPoint.format(b.maxRelativeErrorPPM, over: 1_000_000, decimals: 6),
+                FixedPoint.mebibytes(b.retainedBytesMax)]
     }
 
     static func meanResidentApps(_ appMicros: Int128, span: Int) -> String {
@@ -151,6 +164,29 @@ public enum ReportFiles {
             files.append(f)
         }
         for f in files + extra { try f.commit() }
+    }
+}
+
+/// Streams real-memory samples into `live.csv` (a temporary file until the run's reports are committed).
+public final class LiveFileWriter {
+    public static let header = ["time", "app", "modelled_bytes", "measured_bytes", "dirty_freed_bytes", "dirty_freed_pages",
+                                "muzzy_bytes", "arena_resident_bytes", "arena_mapped_bytes"]
+    public let file: AtomicFile
+    private let appNames: [String]
+    public private(set) var failure: InputError?
+
+    public init(path: String, appNames: [String]) throws(InputError) {
+        file = try AtomicFile(path: path)
+        self.appNames = appNames
+        try file.write(CSVLine.of(Self.header))
+    }
+
+    public func record(_ s: LiveSample) {
+        guard failure == nil else { return }
+        let name = appNames.indices.contains(Int(s.app)) ? appNames[Int(s.app)] : String(s.app)
+        let row = [FixedPoint.seconds(s.time), name, String(s.modelledBytes), String(s.measuredBytes), String(s.dirtyFreedBytes),
+                   String(s.dirtyFreedPages), String(s.muzzyBytes), String(s.arenaResidentBytes), String(s.arenaMappedBytes)]
+        do { try file.write(CSVLine.of(row)) } catch { failure = error }
     }
 }
 

@@ -189,7 +189,8 @@ func files(in directory: String) -> [String] {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         guard lines.count == 2, let k = lines[0].split(separator: ",").firstIndex(of: Substring(column)) else { return nil }
         // The policy cell is quoted and holds commas: count fields from the end instead.
-        let header = lines[0].split(separator: ","), row = lines[1].split(separator: ",")
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+        let row = lines[1].split(separator: ",", omittingEmptySubsequences: false)
         return String(row[row.count - (header.count - k)])
     }
 

@@ -78,6 +78,8 @@ public struct SimulationResult: Sendable {
     public var intervals: [MetricsSnapshot]
     /// The measured window (after the warm-up) as one snapshot difference; the fields above are read from it.
     public var measured: MetricsSnapshot
+    /// Real-memory mode: how far real memory diverged from the model (set by whoever ran the backing).
+    public var backing: BackingSummary?
 
     public var simulatedMicros: Int { endTime - startTime }
     public var totalKills: Int { killsByReason.values.reduce(0, +) }

@@ -34,6 +34,7 @@ extension Simulator {
         memory.free -= apps[i].residentBytes
         memory.fileBacked += p.fileBackedBytes
         notePeak(i)
+        mirror(i, reclaim: false)
     }
 
     /// Back in the foreground: the system rebuilds backing stores and image caches, purgeable data is made
@@ -55,20 +56,24 @@ extension Simulator {
         memory.free -= apps[i].residentBytes - before
         memory.fileBacked += p.fileBackedBytes - fileBackedBefore
         notePeak(i)
+        mirror(i, reclaim: false)
     }
 
     /// Entering the background: the system discards Core Animation backing stores and image caches, the app
     /// drops its `cache_drop_on_background` share of caches, and its purgeable data becomes volatile.
     mutating func discardOnBackground(_ i: Int) {
         accrue(i)
-        memory.free += apps[i].backingStore + apps[i].imageCache
+        let discarded = apps[i].backingStore + apps[i].imageCache
+        memory.free += discarded
         apps[i].backingStore = 0
         apps[i].imageCache = 0
-        _ = dropCaches(i, share: profiles[i].cacheDropOnBackground)
+        dropCaches(i, share: profiles[i].cacheDropOnBackground)
         makePurgeableVolatile(i)
+        // The system's discard returns pages at once; the app's own cache drop alone would leave them with its allocator.
+        mirror(i, reclaim: discarded > 0)
     }
 
-    /// The app releases `share` of its caches; returns the bytes freed.
+    /// The app releases `share` of its caches; returns the bytes freed. Callers mirror the change.
     @discardableResult
     mutating func dropCaches(_ i: Int, share: Share) -> Int {
         accrue(i)
@@ -98,6 +103,7 @@ extension Simulator {
         memory.volatilePurgeable -= bytes
         memory.free += bytes
         metrics.purgedBytes += bytes
+        mirror(i, reclaim: true)
         return bytes
     }
 
@@ -120,6 +126,7 @@ extension Simulator {
         metrics.compressedBytes += logical
         if memory.compressorPool > metrics.peakCompressorBytes { metrics.peakCompressorBytes = memory.compressorPool }
         if memory.compressorPool > peakCompressorSinceSnapshot { peakCompressorSinceSnapshot = memory.compressorPool }
+        mirror(i, reclaim: true)
         return true
     }
 
@@ -139,6 +146,7 @@ extension Simulator {
         memory.compressorPool -= physical
         memory.compressedLogical -= logical
         memory.free -= logical - physical
+        mirror(i, reclaim: false)
     }
 
     /// The freezer writes the app's dirty memory (resident and compressed) to NAND, compressed; it leaves RAM
@@ -160,6 +168,7 @@ extension Simulator {
         freezerDayWritten += written
         metrics.freezes += 1
         metrics.frozenWrittenBytes += written
+        mirror(i, reclaim: true)
         return true
     }
 
@@ -172,6 +181,7 @@ extension Simulator {
         frozenCount -= 1
         memory.free -= bytes
         metrics.thaws += 1
+        mirror(i, reclaim: false)
         let (high, low) = bytes.multipliedFullWidth(by: device.freezer.thawMicrosPerMebibyte)
         let (micros, _) = Units.mebibyte.dividingFullWidth((high, low))
         return (micros + Units.microsPerMilli - 1) / Units.microsPerMilli
@@ -197,6 +207,7 @@ extension Simulator {
         apps[i].backingStore = 0
         apps[i].imageCache = 0
         apps[i].fileBacked = 0
+        mirrorRelease(i)
     }
 
     /// When free memory runs out, the VM takes clean file-backed pages (background apps' first), then purges
@@ -322,6 +333,7 @@ extension Simulator {
         memory.free -= bytes - apps[i].dirtyResident
         apps[i].dirtyResident = bytes
         notePeak(i)
+        mirror(i, reclaim: false)
     }
 
     /// `alloc`: a running app allocates (positive) or frees (negative) dirty memory, in whole pages.
@@ -351,9 +363,11 @@ extension Simulator {
     /// at once (`per-process-limit`). Over a soft limit it becomes a `highwater` candidate under pressure.
     mutating func enforceLimits(_ i: Int) {
         guard apps[i].state.isResident else { return }
+        refreshMeasured()
         let limit = memoryLimit(i)
         let warningLevel = device.cacheEquivalent ? Int.max : device.warningLevel(forLimit: limit)
-        if apps[i].footprint >= warningLevel {
+        let footprint = decisionFootprint(i)
+        if footprint >= warningLevel {
             if !apps[i].nearLimitWarned && apps[i].state.isRunning {
                 apps[i].nearLimitWarned = true
                 sendMemoryWarning(i)
@@ -361,7 +375,7 @@ extension Simulator {
         } else {
             apps[i].nearLimitWarned = false
         }
-        if device.appLimitFatal && apps[i].footprint > limit { kill(i, reason: .perProcessLimit) }
+        if device.appLimitFatal && decisionFootprint(i) > limit { kill(i, reason: .perProcessLimit) }
     }
 
     /// `didReceiveMemoryWarning`: the app drops its `cache_drop_on_warning` share of caches.
@@ -369,5 +383,6 @@ extension Simulator {
         metrics.memoryWarnings += 1
         callback(i, .didReceiveMemoryWarning)
         dropCaches(i, share: profiles[i].cacheDropOnWarning)
+        mirror(i, reclaim: true)   // a warning also relieves the app's allocator (malloc pressure relief)
     }
 }

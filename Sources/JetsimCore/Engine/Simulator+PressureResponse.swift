@@ -20,6 +20,7 @@ enum KillScope {
 
 extension Simulator {
     mutating func respondToPressure() {
+        refreshMeasured()
         compressorExhausted = false
         reclaimCleanPages()
         if device.freezer.enabled && available < device.freezerBytes { runFreezer() }
@@ -175,11 +176,14 @@ extension Simulator {
     /// The kernel purges the victim's volatile memory first and skips the kill if that lifts available memory
     /// back above the soft threshold.
     private mutating func killOrPurge(_ i: Int, reason: KillReason) {
-        if purgeVolatile(of: i) > 0 && available >= device.softBytes {
+        let purged = purgeVolatile(of: i)
+        refreshMeasured()
+        if purged > 0 && available >= device.softBytes {
             metrics.killsAvoidedByPurge += 1
             return
         }
         kill(i, reason: reason)
+        refreshMeasured()
     }
 
     /// Asks the policy for a victim among the apps `scope` allows; the foreground app is offered alone,
@@ -198,7 +202,7 @@ extension Simulator {
     private mutating func foregroundAsLastResort(scope: KillScope, reason: KillReason) -> Int? {
         guard scope != .idleBand, foreground >= 0 else { return nil }
         let f = Int(foreground)
-        guard apps[f].state.isResident, scope == .any || apps[f].footprint > memoryLimit(f) else { return nil }
+        guard apps[f].state.isResident, scope == .any || decisionFootprint(f) > memoryLimit(f) else { return nil }
         let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.events - 1))
         candidates.removeAll(keepingCapacity: true)
         candidates.append(candidate(f))
@@ -213,7 +217,7 @@ extension Simulator {
             let i = Int(app)
             switch scope {
             case .idleBand: guard apps[i].priorityClass == .idle else { continue }
-            case .overLimit: guard apps[i].footprint > memoryLimit(i) else { continue }
+            case .overLimit: guard decisionFootprint(i) > memoryLimit(i) else { continue }
             case .any: break
             }
             candidates.append(candidate(i))
@@ -230,7 +234,7 @@ extension Simulator {
         let a = apps[i]
         return KillCandidate(
             app: Int32(i), state: a.state, priorityClass: a.priorityClass, band: a.band,
-            bandEntrySequence: a.bandEntrySequence, bandEntryTime: a.bandEntryTime, footprintBytes: a.footprint,
+            bandEntrySequence: a.bandEntrySequence, bandEntryTime: a.bandEntryTime, footprintBytes: decisionFootprint(i),
             lastForegroundTime: a.lastForegroundTime, launchTime: a.launchTime, launchCount: a.launches,
             firstUseTime: a.firstUseTime, lastUseSequence: a.lastUseSequence, launchSequence: a.launchSequence,
             compressedBytes: a.dirtyCompressed + a.dirtyFrozen, nextUse: a.nextUse,

@@ -10,6 +10,8 @@ public struct SimulationOptions: Sendable, Equatable {
     public var warmupMicros = 0
     /// Length of the windows of `SimulationResult.intervals` (0: none).
     public var intervalMicros = 0
+    /// With a memory backing: whether kill decisions count what its allocator retains (default: model only).
+    public var pressureSource = PressureSource.model
     public init() {}
 }
 
@@ -71,10 +73,17 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Candidates ordered by the policy's ranking key, when it has one (nil: kill decisions scan).
     var candidateIndex: CandidateIndex?
     var order: [Int32] = []
+    /// Real memory mirroring the model (real-memory mode), or nil.
+    let backing: (any MemoryBacking)?
+    /// Bytes the backing's allocator retains beyond the model, counted against available memory when kill
+    /// decisions use measured numbers; always 0 otherwise.
+    var retainedBytes = 0
 
+    /// - Parameter backing: real memory that mirrors every change (real-memory mode); nil for the pure model.
     public init(device: Device, catalog: AppCatalog, policy: Policy, observer: Observer, options: SimulationOptions = .init(),
-                future: NextUseTable? = nil) {
+                future: NextUseTable? = nil, backing: (any MemoryBacking)? = nil) {
         self.future = future
+        self.backing = backing
         let device = device.normalized()
         self.device = device
         let page = device.pageSize
@@ -306,6 +315,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Records the state as of now, with the foreground app's growth projected rather than applied.
     private mutating func takeSample() {
+        backing?.sample(at: now)
         var footprint = 0
         for i in resident.members { footprint += apps[Int(i)].footprint }
         var grown = 0
@@ -320,7 +330,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     // MARK: Shared helpers
 
-    var available: Int { memory.available(compressorEnabled: device.compressor.enabled) }
+    var available: Int { memory.available(compressorEnabled: device.compressor.enabled) - retainedBytes }
 
     /// Records a lifecycle step for the observer.
     mutating func emit(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `jetsim run --backing jemalloc`, as a user runs it.
+@Suite struct RealMemoryCommandTests {
+    @Test func aRealMemoryRunOnTheExampleWritesLiveCSVAndDivergenceColumns() throws {
+        let dir = try scratch()
+        var summaries: [String] = []
+        for (name, extra) in [("model", [String]()), ("real", ["--backing", "jemalloc:scale=1/256", "--pressure-source", "measured"])] {
+            let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(name)"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            summaries.append(try String(contentsOfFile: "\(dir)/\(name)/summary.csv", encoding: .utf8))
+        }
+        #expect(files(in: "\(dir)/real") == ["apps.csv", "kills.csv", "live.csv", "summary.csv", "timeseries.csv"])
+        let live = try String(contentsOfFile: "\(dir)/real/live.csv", encoding: .utf8).split(separator: "\n")
+        #expect(live.first == "time,app,modelled_bytes,measured_bytes,dirty_freed_bytes,dirty_freed_pages,muzzy_bytes,arena_resident_bytes,arena_mapped_bytes")
+        #expect(live.count > 100)
+        #expect(live.dropFirst().allSatisfy { $0.split(separator: ",").count == 9 })
+        let header = summaries[0].split(separator: "\n")[0]
+        #expect(header.hasSuffix(",backing,pressure_source,live_rows,footprint_error_mean,footprint_error_max,allocator_retained_mb_max"))
+        let model = summaries[0].split(separator: "\n")[1], real = summaries[1].split(separator: "\n")[1]
+        #expect(model.hasSuffix(",model,model,,,,"))
+        #expect(real.contains(",jemalloc:scale=1/256,measured,\(live.count - 1),"))
+        // Nothing retained on this workload, so measured pressure made the model's decisions.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/real/kills.csv")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/model/kills.csv")))
+    }
+
+    @Test func badBackingsAreRefusedBeforeAnythingIsWritten() throws {
+        let dir = try scratch()
+        let cases: [([String], String)] = [
+            (["--pressure-source", "measured"], "needs real memory to measure"),
+            (["--backing", "jemalloc:scale=3/2"], "scale must be a fraction"),
+            (["--backing", "tcmalloc"], "--backing must be"),
+            (["--pressure-source", "guess", "--backing", "jemalloc"], "--pressure-source must be"),
+        ]
+        for (arguments, message) in cases {
+            let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/out"] + arguments)
+            #expect(r.status == 64, "\(arguments)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+        }
+        // A 64 GiB cache at full scale would take more than a quarter of any test machine.
+        let trace = "\(dir)/requests.csv"
+        try "1,1,4096\n2,2,4096\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", "--device", "cache:64GiB", "--format", "libcachesim", "--trace", trace, "--policy", "lru",
+                             "--out", "\(dir)/out", "--backing", "jemalloc:scale=1/1"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("safe share"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out"))
+    }
+}
