@@ -14,15 +14,38 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Generated workloads shared by the suites.
+        .target(
+            name: "BenchmarkWorkloads",
+            dependencies: [
+                .product(name: "JetsimCore", package: rootIdentity),
+                .product(name: "JetsimWorkloads", package: rootIdentity),
+            ],
+            path: "Support/BenchmarkWorkloads"
+        ),
         .executableTarget(
             name: "JetsimBenchmarks",
             dependencies: [
+                "BenchmarkWorkloads",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "JetsimCore", package: rootIdentity),
                 .product(name: "JetsimIO", package: rootIdentity),
                 .product(name: "JetsimWorkloads", package: rootIdentity),
             ],
             path: "Benchmarks/JetsimBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Real-memory mode links jemalloc, which replaces malloc for the whole process: it gets its own
+        // executable so the allocation-gated suite above keeps the system allocator.
+        .executableTarget(
+            name: "RealMemoryBenchmarks",
+            dependencies: [
+                "BenchmarkWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "JetsimCore", package: rootIdentity),
+                .product(name: "JetsimRealMemory", package: rootIdentity),
+            ],
+            path: "Benchmarks/RealMemoryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -37,6 +37,8 @@ public final class JemallocBacking: MemoryBacking {
         var chunks: [[UnsafeMutableRawPointer]] = Array(repeating: [], count: BackedMemory.componentCount)
         var modelled = BackedMemory()
         var requestedPages = 0
+        /// Pages were freed since the arena's last purge (only frees make dirty pages, so otherwise a purge is a no-op).
+        var mayHoldDirtyPages = false
         var activePages = 0
         var dirtyPages = 0
         var muzzyPages = 0
@@ -93,7 +95,7 @@ public final class JemallocBacking: MemoryBacking {
     // MARK: MemoryBacking
 
     public func update(app: Int, to memory: BackedMemory, reclaim: Bool) {
-        guard failure == nil, apps.indices.contains(app), memory != apps[app].modelled || (reclaim && apps[app].arena != nil) else {
+        guard failure == nil, apps.indices.contains(app), memory != apps[app].modelled || (reclaim && apps[app].mayHoldDirtyPages) else {
             return
         }
         let arena: Arena
@@ -129,10 +131,14 @@ public final class JemallocBacking: MemoryBacking {
                 count -= 1
                 heldPages -= 1
                 apps[app].requestedPages -= 1
+                apps[app].mayHoldDirtyPages = true
             }
         }
         apps[app].modelled = memory
-        if reclaim { attempt { try arena.purge() } }
+        if reclaim && apps[app].mayHoldDirtyPages {
+            attempt { try arena.purge() }
+            apps[app].mayHoldDirtyPages = false
+        }
         changed = true
     }
 

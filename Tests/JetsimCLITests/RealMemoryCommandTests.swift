@@ -24,6 +24,29 @@ import Testing
         #expect(real.contains(",jemalloc:scale=1/256,measured,\(live.count - 1),"))
         // Nothing retained on this workload, so measured pressure made the model's decisions.
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/real/kills.csv")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/model/kills.csv")))
+        // Real memory is measured, yet the same inputs give the same bytes, live.csv included.
+        let again = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", "\(dir)/again",
+                                 "--backing", "jemalloc:scale=1/256", "--pressure-source", "measured", "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        for file in files(in: "\(dir)/real") {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/real/\(file)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/again/\(file)")), "\(file)")
+        }
+    }
+
+    /// The arenas' resident bytes (jemalloc's statistics) against the growth of the process's resident set
+    /// (`/proc/self/statm`), in a process of its own: at 1/16 the arenas hold tens of MiB, and the two agree within
+    /// a tenth of that (the gap is Jetsim's own heap).
+    @Test func theArenasAgreeWithTheKernelsResidentSet() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", "\(dir)/o",
+                             "--backing", "jemalloc:scale=1/16", "--sample-interval", "10m"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // "arenas resident A MiB at the last sample; … tracked the arenas within G MiB"
+        let line = try #require(r.stderr.split(separator: "\n").first { $0.contains("arenas resident") })
+        let resident = try #require(Double(line.components(separatedBy: "arenas resident ").last?.split(separator: " ").first ?? ""))
+        let gap = try #require(Double(line.components(separatedBy: "within ").last?.split(separator: " ").first ?? ""))
+        #expect(resident > 20)
+        #expect(gap < resident / 10, "\(line)")
     }
 
     @Test func badBackingsAreRefusedBeforeAnythingIsWritten() throws {

@@ -1,6 +1,10 @@
 import JetsimRealMemory
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The allocator facts real-memory mode is built on, checked against the jemalloc this machine links.
 @Suite(.serialized) struct ArenaTests {
     struct Statistics: Equatable { var active: Int; var dirty: Int; var resident: Int }
@@ -63,20 +67,33 @@ import Testing
         #expect(empty.resident <= full.resident - 1024 * page)
     }
 
-    /// Arena creation takes memory from the system and destruction gives it back: the process's resident set
-    /// (read from /proc/self/statm) rises and falls by the arena's 256 MiB. Other suites run concurrently, so the
-    /// margin is a quarter of it.
-    @Test func creatingAndDestroyingAnArenaMovesTheProcessResidentSet() throws {
+    /// Pages of `chunks` the kernel has in RAM (`mincore`; an unmapped page is not resident). Per page, so other
+    /// suites running in this process at the same time cannot disturb it, as they would the resident set.
+    func residentPages(_ chunks: [UnsafeMutableRawPointer], page: Int) -> Int {
+        var flag: UInt8 = 0
+        return chunks.filter { mincore($0, page, &flag) == 0 && flag & 1 == 1 }.count
+    }
+
+    /// Creating an arena and filling it takes memory from the system; destroying it gives every page back.
+    @Test func creatingAndDestroyingAnArenaTakesAndReturnsMemory() throws {
         let page = try Jemalloc.pageSize()
-        let size = 256 << 20, margin = 64 << 20
-        let before = try #require(ProcessMemory.residentBytes())
+        let pages = (64 << 20) / page
         let arena = try Arena.create()
-        _ = try fill(arena, pages: size / page, page: page)
-        let filled = try #require(ProcessMemory.residentBytes())
-        #expect(filled - before >= size - margin)
-        #expect(try statistics(arena).resident >= size)
+        let chunks = try fill(arena, pages: pages, page: page)
+        #expect(residentPages(chunks, page: page) == pages)
+        #expect(try statistics(arena).resident >= pages * page)
         try arena.destroy()
-        let after = try #require(ProcessMemory.residentBytes())
-        #expect(filled - after >= size - margin)
+        #expect(residentPages(chunks, page: page) == 0)
+    }
+
+    @Test func resetAndPurgeTakePagesOutOfRAM() throws {
+        let page = try Jemalloc.pageSize()
+        let arena = try Arena.create()
+        defer { try? arena.destroy() }
+        let chunks = try fill(arena, pages: 4096, page: page)
+        try arena.reset()
+        #expect(residentPages(chunks, page: page) == 4096)   // freed, but dirty: still in RAM
+        try arena.purge()
+        #expect(residentPages(chunks, page: page) == 0)
     }
 }
