@@ -145,9 +145,15 @@ public struct CompareCommand: ParsableCommand {
         let lookupDirectory = policiesDirectory
         let total = cells.count
         let report: @Sendable (Int) -> Void = { done in if progress { CompareCommand.printProgress(done, of: total, started: started) } }
-        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-            // Static round-robin: which thread runs a cell never changes what it computes.
-            for k in stride(from: worker, to: cells.count, by: jobs) {
+        // Only the charted cell keeps its kills and samples; the others keep counters only.
+        let baselineIndex = plan.policies.firstIndex(of: plan.baseline ?? plan.policies[0]) ?? 0
+        let chartDeviceName = try chartDevice.map { try DeviceSource.resolve($0).name } ?? devices[0].name
+        let chartPolicyIndex = chartPolicy.flatMap { plan.policies.firstIndex(of: $0) } ?? baselineIndex
+        let chartSeedValue = chartSeed ?? plan.seeds[0]
+        let queue = WorkQueue(count: cells.count)
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
+            while let k = queue.next() {
                 let cell = cells[k]
                 do {
                     let device = devices[cell.device]
@@ -155,8 +161,10 @@ public struct CompareCommand: ParsableCommand {
                                                        policiesDirectory: lookupDirectory)
                     var cellOptions = options
                     cellOptions.seed = cell.seed
+                    let charted = device.name == chartDeviceName && cell.policy == chartPolicyIndex && cell.seed == chartSeedValue
                     let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
-                                         future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil)
+                                         future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
+                                         keepKillsAndSamples: charted)
                     report(slots.set(k, result))
                 } catch {
                     failure.record(error)
@@ -250,12 +258,30 @@ public struct CompareCommand: ParsableCommand {
     }
 }
 
-/// Runs one cell over the shared events.
+/// Runs one cell over the shared events; `keepKillsAndSamples` for the charted cell only.
 func runCell<P: EvictionPolicy>(_ policy: P, device: Device, catalog: AppCatalog, events: [TraceEvent], options: SimulationOptions,
-                                future: NextUseTable?) -> SimulationResult {
-    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver(), options: options, future: future)
-    for e in events { simulator.process(e) }
-    return simulator.finish()
+                                future: NextUseTable?, keepKillsAndSamples: Bool) -> SimulationResult {
+    func run<O: SimulationObserver>(_ observer: O) -> SimulationResult {
+        var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options, future: future)
+        for e in events { simulator.process(e) }
+        return simulator.finish()
+    }
+    return keepKillsAndSamples ? run(NullObserver()) : run(CountersOnlyObserver())
+}
+
+/// Hands out cell indices, each once, to worker threads.
+final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var position = 0
+    private let count: Int
+    init(count: Int) { self.count = count }
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard position < count else { return nil }
+        position += 1
+        return position - 1
+    }
 }
 
 /// The first error any worker met.

@@ -166,19 +166,15 @@ public struct RunCommand: ParsableCommand {
                 realMemory = try JemallocBacking(scale: scale, appCount: catalog.count, budgetBytes: budget,
                                                  pressureSource: options.pressureSource, sink: writer.record)
             }
-            if events {
-                try makeDirectories(directory)
-                let observer = try EventsFileObserver(path: directory + "/events.csv", appNames: labels.appNames)
-                let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue,
-                                                      catalog: catalog, options: options, source: &source, future: future,
-                                                      backing: realMemory, progress: showProgress)
-                if let failure = finalObserver.failure { throw failure }
-                result = r
-                extra = [finalObserver.file]
-            } else {
-                result = try simulate(policyValue, observer: NullObserver(), device: deviceValue, catalog: catalog, options: options,
-                                      source: &source, future: future, backing: realMemory, progress: showProgress).0
-            }
+            // kills.csv and timeseries.csv (and events.csv) stream to disk as the run goes: memory stays flat.
+            try makeDirectories(directory)
+            let observer = try ReportStreamObserver(directory: directory, appNames: labels.appNames,
+                                                    policy: policyValue.descriptor.displayName, events: events)
+            let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue, catalog: catalog, options: options,
+                                                  source: &source, future: future, backing: realMemory, progress: showProgress)
+            if let failure = finalObserver.failure { throw failure }
+            result = r
+            extra = finalObserver.files
             if let realMemory, let live {
                 if let failure = realMemory.failure { throw failure }
                 if let failure = live.failure { throw failure }
@@ -188,7 +184,7 @@ public struct RunCommand: ParsableCommand {
             }
             try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
             if result.samplesTruncated {
-                printError("warning: timeseries.csv stops after \(result.samples.count) samples; use a larger --sample-interval for this trace")
+                printError("warning: timeseries.csv stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
             }
             if !quiet { printSummary(result, directory: directory) }
         } catch {

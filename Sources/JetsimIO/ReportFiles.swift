@@ -90,15 +90,17 @@ public enum ReportFiles {
     public static func killsCSV(_ r: SimulationResult, labels: RunLabels) -> String {
         var out = CSVLine.of(killsHeader)
         let policy = r.policy.displayName
-        for k in r.kills {
-            out += CSVLine.of([
-                FixedPoint.seconds(k.time), labels.appNames[Int(k.app)], k.reason.reportName, k.state.reportName,
-                String(k.band), FixedPoint.mebibytes(k.footprintBytes), FixedPoint.seconds(k.idleMicros),
-                FixedPoint.mebibytes(k.availableBefore), FixedPoint.mebibytes(k.availableAfter), policy,
-                k.priorityClass.reportName, k.userVisible ? "true" : "false",
-            ])
-        }
+        for k in r.kills { out += killLine(k, policy: policy, appNames: labels.appNames) }
         return out
+    }
+
+    public static func killLine(_ k: KillRecord, policy: String, appNames: [String]) -> String {
+        CSVLine.of([
+            FixedPoint.seconds(k.time), appNames[Int(k.app)], k.reason.reportName, k.state.reportName,
+            String(k.band), FixedPoint.mebibytes(k.footprintBytes), FixedPoint.seconds(k.idleMicros),
+            FixedPoint.mebibytes(k.availableBefore), FixedPoint.mebibytes(k.availableAfter), policy,
+            k.priorityClass.reportName, k.userVisible ? "true" : "false",
+        ])
     }
 
     // MARK: apps.csv
@@ -125,14 +127,16 @@ public enum ReportFiles {
 
     public static func timeseriesCSV(_ r: SimulationResult) -> String {
         var out = CSVLine.of(timeseriesHeader)
-        for s in r.samples {
-            out += CSVLine.of([
-                FixedPoint.seconds(s.time), FixedPoint.mebibytes(s.availableBytes), s.pressure.reportName,
-                String(s.residentApps), String(s.suspendedApps), FixedPoint.mebibytes(s.compressorBytes),
-                FixedPoint.mebibytes(s.freeBytes), FixedPoint.mebibytes(s.footprintBytes),
-            ])
-        }
+        for s in r.samples { out += sampleLine(s) }
         return out
+    }
+
+    public static func sampleLine(_ s: MemorySample) -> String {
+        CSVLine.of([
+            FixedPoint.seconds(s.time), FixedPoint.mebibytes(s.availableBytes), s.pressure.reportName,
+            String(s.residentApps), String(s.suspendedApps), FixedPoint.mebibytes(s.compressorBytes),
+            FixedPoint.mebibytes(s.freeBytes), FixedPoint.mebibytes(s.footprintBytes),
+        ])
     }
 
     // MARK: events.csv
@@ -148,15 +152,14 @@ public enum ReportFiles {
     }
 
     /// Writes summary, kills, apps and timeseries into `directory`, each atomically. Files are prepared first and
-    /// renamed only when all were written, so an error leaves no new report behind.
+    /// renamed only when all were written, so an error leaves no new report behind. `extra` files (streamed
+    /// during the run) are committed with them and take the place of a report of the same name.
     public static func write(_ r: SimulationResult, labels: RunLabels, to directory: String, extra: [AtomicFile] = []) throws(InputError) {
         try makeDirectories(directory)
-        let contents = [
-            ("summary.csv", summaryCSV(r, labels: labels)),
-            ("kills.csv", killsCSV(r, labels: labels)),
-            ("apps.csv", appsCSV(r)),
-            ("timeseries.csv", timeseriesCSV(r)),
-        ]
+        let streamed = Set(extra.map { $0.path.split(separator: "/").last.map(String.init) ?? $0.path })
+        var contents = [("summary.csv", summaryCSV(r, labels: labels)), ("apps.csv", appsCSV(r))]
+        if !streamed.contains("kills.csv") { contents.append(("kills.csv", killsCSV(r, labels: labels))) }
+        if !streamed.contains("timeseries.csv") { contents.append(("timeseries.csv", timeseriesCSV(r))) }
         var files: [AtomicFile] = []
         for (name, text) in contents {
             let f = try AtomicFile(path: directory + "/" + name)
@@ -190,22 +193,45 @@ public final class LiveFileWriter {
     }
 }
 
-/// Streams lifecycle records into `events.csv` (a temporary file until the run's reports are committed).
-public struct EventsFileObserver: SimulationObserver {
-    public let file: AtomicFile
+/// Streams `kills.csv`, `timeseries.csv` and, when asked, `events.csv` as the run goes (temporary files until the
+/// run's reports are committed), so a run's memory does not grow with its trace.
+public struct ReportStreamObserver: SimulationObserver {
+    public let kills: AtomicFile
+    public let timeseries: AtomicFile
+    public let events: AtomicFile?
     private let appNames: [String]
+    private let policy: String
     public private(set) var failure: InputError?
 
-    public init(path: String, appNames: [String]) throws(InputError) {
-        file = try AtomicFile(path: path)
+    public init(directory: String, appNames: [String], policy: String, events withEvents: Bool) throws(InputError) {
+        kills = try AtomicFile(path: directory + "/kills.csv")
+        timeseries = try AtomicFile(path: directory + "/timeseries.csv")
+        events = withEvents ? try AtomicFile(path: directory + "/events.csv") : nil
         self.appNames = appNames
-        try file.write(CSVLine.of(ReportFiles.eventsHeader))
+        self.policy = policy
+        try kills.write(CSVLine.of(ReportFiles.killsHeader))
+        try timeseries.write(CSVLine.of(ReportFiles.timeseriesHeader))
+        try events?.write(CSVLine.of(ReportFiles.eventsHeader))
     }
 
-    public var recordsLifecycle: Bool { true }
+    /// Every streamed file, for `ReportFiles.write(extra:)`.
+    public var files: [AtomicFile] { [kills, timeseries] + (events.map { [$0] } ?? []) }
+
+    public var recordsLifecycle: Bool { events != nil }
+    public var retainsKillsAndSamples: Bool { false }
 
     public mutating func record(_ record: LifecycleRecord) {
+        guard failure == nil, let events else { return }
+        do { try events.write(ReportFiles.eventLine(record, appNames: appNames)) } catch { failure = error }
+    }
+
+    public mutating func record(kill: KillRecord) {
         guard failure == nil else { return }
-        do { try file.write(ReportFiles.eventLine(record, appNames: appNames)) } catch { failure = error }
+        do { try kills.write(ReportFiles.killLine(kill, policy: policy, appNames: appNames)) } catch { failure = error }
+    }
+
+    public mutating func record(sample: MemorySample) {
+        guard failure == nil else { return }
+        do { try timeseries.write(ReportFiles.sampleLine(sample)) } catch { failure = error }
     }
 }

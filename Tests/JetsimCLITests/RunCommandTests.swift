@@ -293,3 +293,23 @@ func files(in directory: String) -> [String] {
         #expect(r.stdout.contains("Examples:") && r.stdout.contains("--events"))
     }
 }
+
+/// The committed example reports are what `jetsim run` writes today: kills.csv and timeseries.csv stream to disk
+/// during the run, and must come out byte for byte as the in-memory rendering did when they were committed.
+@Suite struct ExampleReportTests {
+    @Test func theCommittedExampleReportsAreCurrent() throws {
+        let dir = try scratch()
+        for (name, extra) in [("day-iphone-x", [String]()),
+                              ("day-iphone-x-jemalloc", ["--backing", "jemalloc:scale=1/256", "--pressure-source", "measured", "--sample-interval", "10m"])] {
+            let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(name)", "--quiet"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let committed = CLI.packageRoot + "/Reports/examples/" + name
+            #expect(files(in: "\(dir)/\(name)") == files(in: committed))
+            for file in files(in: committed) {
+                #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name)/\(file)")) == Data(contentsOf: URL(fileURLWithPath: "\(committed)/\(file)")),
+                        "\(name)/\(file)")
+            }
+        }
+    }
+}

@@ -4,8 +4,10 @@ import HeapModule
 /// O(log n) instead of a scan of every resident app (thousands in cache-equivalent runs).
 ///
 /// Lazy invalidation: an app's live entry carries its current stamp; re-keying or removing an app bumps the stamp,
-/// and stale entries are dropped when they surface. Invariant: every indexed app has exactly one live entry, and
-/// `keys[app]` is its key (nil when the app is not a candidate).
+/// and stale entries are dropped when they surface, or all at once when they outnumber the live ones three to one,
+/// which bounds the heap (so its storage stops growing: no allocation in steady state). Invariant: every indexed
+/// app has exactly one live entry, `keys[app]` is its key (nil when the app is not a candidate), and `live` counts
+/// the non-nil keys.
 struct CandidateIndex {
     struct Entry: Comparable {
         var key: RankingKey
@@ -18,18 +20,25 @@ struct CandidateIndex {
     private var stamps: [UInt32]
     private(set) var keys: [RankingKey?]
     private var skipped: [Entry] = []
+    private var live = 0
 
     init(count: Int) {
         stamps = [UInt32](repeating: 0, count: count)
         keys = [RankingKey?](repeating: nil, count: count)
+        skipped.reserveCapacity(count)
+        heap.reserveCapacity(4 * count + 65)   // the most compaction lets it hold
     }
 
     /// Sets app's key (nil: not a candidate).
     mutating func update(_ app: Int, key: RankingKey?) {
         guard keys[app] != key else { return }
         stamps[app] &+= 1
+        live += (key != nil ? 1 : 0) - (keys[app] != nil ? 1 : 0)
         keys[app] = key
-        if let key { heap.insert(Entry(key: key, app: Int32(app), stamp: stamps[app])) }
+        if let key {
+            compactIfNeeded()
+            heap.insert(Entry(key: key, app: Int32(app), stamp: stamps[app]))
+        }
     }
 
     /// The smallest-keyed candidate that `accepts`, left in the index.
@@ -50,8 +59,8 @@ struct CandidateIndex {
         return nil
     }
 
-    /// Drops stale entries once they outnumber the live ones (in place: no allocation).
-    mutating func compactIfNeeded(live: Int) {
+    /// Drops stale entries once they outnumber the live ones three to one (in place: no allocation).
+    mutating func compactIfNeeded() {
         guard heap.count > 4 * live + 64 else { return }
         let stamps = self.stamps, keys = self.keys
         heap.removeAll { stamps[Int($0.app)] != $0.stamp || keys[Int($0.app)] == nil }

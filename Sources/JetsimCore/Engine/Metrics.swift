@@ -70,7 +70,10 @@ public struct SimulationResult: Sendable {
     public var microsAtCritical: Int
     public var residentAppMicros: Int128
     public var kills: [KillRecord]
+    /// Kept only when the observer retains them (`SimulationObserver.retainsKillsAndSamples`).
     public var samples: [MemorySample]
+    /// Samples taken, whether kept or streamed.
+    public var sampleCount: Int
     /// The run outlasted `SimulationOptions.maxSamples` samples; later ones were not taken.
     public var samplesTruncated: Bool
     public var apps: [AppSummary]

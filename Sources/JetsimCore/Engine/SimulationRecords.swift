@@ -59,14 +59,36 @@ public struct MemorySample: Sendable, Equatable {
     public var footprintBytes: Int
 }
 
-/// Receives lifecycle records as they happen (for `events.csv`), so they need not be kept in memory.
+/// Receives records as they happen — lifecycle steps (for `events.csv`), kills and samples — so that a long
+/// run need not keep them in memory.
 public protocol SimulationObserver {
-    /// When false the engine does not build records at all.
+    /// When false the engine does not build lifecycle records at all.
     var recordsLifecycle: Bool { get }
     mutating func record(_ record: LifecycleRecord)
+    /// When false, kills and samples reach only `record(kill:)` and `record(sample:)`: the result's `kills` and
+    /// `samples` stay empty and the engine's memory stays flat however long the trace (default true).
+    var retainsKillsAndSamples: Bool { get }
+    /// Every kill, as it happens (warm-up included).
+    mutating func record(kill: KillRecord)
+    /// Every `--sample-interval` sample, as it is taken.
+    mutating func record(sample: MemorySample)
 }
 
-/// Records nothing.
+extension SimulationObserver {
+    public var retainsKillsAndSamples: Bool { true }
+    public mutating func record(kill: KillRecord) {}
+    public mutating func record(sample: MemorySample) {}
+}
+
+/// Records nothing and keeps neither kills nor samples: only the result's counters (compare cells, benchmarks).
+public struct CountersOnlyObserver: SimulationObserver {
+    public init() {}
+    public var recordsLifecycle: Bool { false }
+    public mutating func record(_ record: LifecycleRecord) {}
+    public var retainsKillsAndSamples: Bool { false }
+}
+
+/// Records no lifecycle steps; the result keeps kills and samples (small runs, the charted compare cell).
 public struct NullObserver: SimulationObserver {
     public init() {}
     public var recordsLifecycle: Bool { false }

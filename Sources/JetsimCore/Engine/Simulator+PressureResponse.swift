@@ -190,7 +190,6 @@ extension Simulator {
     /// and only when no other app can be killed.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
         guard candidateIndex != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
-        candidateIndex?.compactIfNeeded(live: resident.members.count)
         let apps = self.apps
         let found = candidateIndex?.first { scope != .idleBand || apps[Int($0)].priorityClass == .idle }
         let victim = found.map { Int($0) } ?? foregroundAsLastResort(scope: scope, reason: reason)
@@ -260,6 +259,7 @@ extension Simulator {
         endProcess(i)
         refreshPriorityClass(i)
         record.availableAfter = available
-        kills.append(record)
+        if observer.retainsKillsAndSamples { kills.append(record) }
+        observer.record(kill: record)
     }
 }

@@ -61,6 +61,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var metrics = MetricsCollector()
     var kills: [KillRecord] = []
     var samples: [MemorySample] = []
+    var sampleCount = 0
     var samplesTruncated = false
     var warmupSnapshot: MetricsSnapshot?
     var intervalSnapshots: [MetricsSnapshot] = []
@@ -106,6 +107,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         self.observer = observer
         self.options = options
         candidates.reserveCapacity(catalog.count + 1)
+        // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
+        timers = TimerQueue(capacity: 8 * catalog.count + 64)
         if policy.rankingKey(KillCandidate(app: 0)) != nil { candidateIndex = CandidateIndex(count: catalog.count) }
         order.reserveCapacity(catalog.count)
     }
@@ -188,7 +191,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             totalLaunchMillis: measured.totalLaunchMillis, p95LaunchMillis: measured.p95LaunchMillis,
             microsAtWarning: measured.microsAtLevel[1],
             microsAtCritical: measured.microsAtLevel[2], residentAppMicros: measured.residentAppMicros,
-            kills: measuredKills, samples: samples, samplesTruncated: samplesTruncated, apps: summaries,
+            kills: measuredKills, samples: samples, sampleCount: sampleCount, samplesTruncated: samplesTruncated, apps: summaries,
             intervals: windows, measured: measured)
     }
 
@@ -285,7 +288,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         switch timer.kind {
         case .sample:
             takeSample()
-            if samples.count < options.maxSamples {
+            if sampleCount < options.maxSamples {
                 timers.schedule(.sample, at: now + options.sampleIntervalMicros)
             } else {
                 samplesTruncated = true
@@ -322,10 +325,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         if foreground >= 0, apps[Int(foreground)].growing { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
         var free = memory.free - grown
         if free < 0 { free = min(0, free + memory.fileBacked) }   // the VM would take clean pages first
-        samples.append(MemorySample(
+        let sample = MemorySample(
             time: now, availableBytes: available - grown, freeBytes: free, pressure: pressure,
             residentApps: residentCount, suspendedApps: suspendedCount,
-            compressorBytes: memory.compressorPool, footprintBytes: footprint + grown))
+            compressorBytes: memory.compressorPool, footprintBytes: footprint + grown)
+        sampleCount += 1
+        if observer.retainsKillsAndSamples { samples.append(sample) }
+        observer.record(sample: sample)
     }
 
     // MARK: Shared helpers

@@ -27,6 +27,9 @@ struct TimerQueue {
     private var heap = Heap<PendingTimer>()
     private var nextSequence: UInt64 = 0
 
+    /// Room for `capacity` pending timers up front, so steady-state scheduling does not grow the storage.
+    init(capacity: Int = 0) { heap.reserveCapacity(capacity) }
+
     mutating func schedule(_ kind: TimerKind, at time: Int, app: Int32 = -1, generation: UInt32 = 0, token: UInt32 = 0) {
         heap.insert(PendingTimer(time: time, sequence: nextSequence, kind: kind, app: app, generation: generation, token: token))
         nextSequence &+= 1
