@@ -231,9 +231,7 @@ public struct CompareCommand: ParsableCommand {
         }
         var chartSeries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
         let cellPrefix = String(CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]).dropLast()) + ","
-        for line in ReportFiles.timeseriesCSV(chartCell).split(separator: "\n").dropFirst() {
-            chartSeries += cellPrefix + line + "\n"
-        }
+        for sample in chartCell.samples { chartSeries += cellPrefix + ReportFiles.sampleLine(sample) }
         var chartKills = CSVLine.of(["device", "policy", "seed", "time", "app", "reason"])
         for k in chartCell.kills {
             chartKills += CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed),

@@ -6,17 +6,25 @@ import JetsimCore
 /// (bars, per device), available memory over time with kill markers for one cell, and the launch-latency
 /// distribution per policy (cumulative, per device).
 public enum ChartReport {
+    /// One row of a CSV table, read by column name. Rows share their table's column index, so reading a large
+    /// file costs one array of strings per row (not one dictionary).
+    public struct Row: Sendable {
+        let columns: [String: Int]
+        let values: [String]
+        public subscript(name: String) -> String? {
+            guard let k = columns[name], values.indices.contains(k) else { return nil }
+            return values[k]
+        }
+    }
+
     /// A CSV file as rows of named fields (quoted fields handled by the project's reader).
-    public static func table(_ path: String) throws(InputError) -> [[String: String]] {
+    public static func table(_ path: String) throws(InputError) -> [Row] {
         let reader = try CSVReader(path: path)
         guard try reader.nextRow() else { return [] }
-        let header = reader.strings()
-        var rows: [[String: String]] = []
-        while try reader.nextRow() {
-            var row: [String: String] = [:]
-            for (k, name) in header.enumerated() { row[name] = reader.string(k) }
-            rows.append(row)
-        }
+        var columns: [String: Int] = [:]
+        for (k, name) in reader.strings().enumerated() where columns[name] == nil { columns[name] = k }
+        var rows: [Row] = []
+        while try reader.nextRow() { rows.append(Row(columns: columns, values: reader.strings())) }
         return rows
     }
 
@@ -45,7 +53,7 @@ public enum ChartReport {
     }
 
     /// Grouped bars: one group per device, one bar per policy (the mean over seeds).
-    static func bars(title: String, metric: String, summary: [[String: String]], devices: [String], policies: [String]) -> String {
+    static func bars(title: String, metric: String, summary: [Row], devices: [String], policies: [String]) -> String {
         let width = 760.0, height = 260.0, left = 70.0, bottom = 40.0, top = 30.0
         var means: [[Double]] = []
         for d in devices {
@@ -74,7 +82,7 @@ public enum ChartReport {
     }
 
     /// Available memory over time for one cell, with its kills marked.
-    static func memory(timeseries: [[String: String]], kills: [[String: String]], cell: String) -> String {
+    static func memory(timeseries: [Row], kills: [Row], cell: String) -> String {
         let width = 760.0, height = 260.0, left = 60.0, bottom = 30.0, top = 30.0
         let points = timeseries.compactMap { r -> (Double, Double)? in
             guard let t = Double(r["time"] ?? ""), let a = Double(r["available_mb"] ?? "") else { return nil }
@@ -125,7 +133,7 @@ public enum ChartReport {
     }
 
     /// Cumulative launch-latency distribution per policy for one device.
-    static func latency(rows: [[String: String]], device: String, policies: [String]) -> String {
+    static func latency(rows: [Row], device: String, policies: [String]) -> String {
         let width = 760.0, height = 240.0, left = 50.0, bottom = 30.0, top = 30.0
         var svg = "<svg class=\"chart\" data-chart=\"latency\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\"><title>Launch latency</title>"
         svg += "<text x=\"\(f(left))\" y=\"18\" class=\"title\">Launch latency, cumulative share of launches — \(esc(device))</text>"
