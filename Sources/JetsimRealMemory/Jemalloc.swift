@@ -23,7 +23,7 @@ public enum Jemalloc {
         let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
         defer { value.deallocate() }
         var length = MemoryLayout<T>.size
-        let status = mallctl(name, value, &length, nil, 0)
+        let status = jetsim_mallctl(name, value, &length, nil, 0)
         guard status == 0, length == MemoryLayout<T>.size else {
             throw RealMemoryError("jemalloc control '\(name)' cannot be read (error \(status))")
         }
@@ -33,13 +33,13 @@ public enum Jemalloc {
     /// Writes a value.
     public static func write<T>(_ name: String, _ newValue: T) throws {
         var v = newValue
-        let status = withUnsafeMutableBytes(of: &v) { mallctl(name, nil, nil, $0.baseAddress, $0.count) }
+        let status = withUnsafeMutableBytes(of: &v) { jetsim_mallctl(name, nil, nil, $0.baseAddress, $0.count) }
         guard status == 0 else { throw RealMemoryError("jemalloc control '\(name)' cannot be written (error \(status))") }
     }
 
     /// Runs a control that takes no arguments (`arena.<i>.purge`, `.reset`, `.destroy`).
     public static func run(_ name: String) throws {
-        let status = mallctl(name, nil, nil, nil, 0)
+        let status = jetsim_mallctl(name, nil, nil, nil, 0)
         guard status == 0 else { throw RealMemoryError("jemalloc control '\(name)' failed (error \(status))") }
     }
 
@@ -61,7 +61,7 @@ public enum Jemalloc {
     public static func refreshStatistics() {
         // Separate old and new values: passing one variable as both would violate exclusivity.
         var old: UInt64 = 0, new: UInt64 = 1, length = MemoryLayout<UInt64>.size
-        _ = mallctl("epoch", &old, &length, &new, MemoryLayout<UInt64>.size)
+        _ = jetsim_mallctl("epoch", &old, &length, &new, MemoryLayout<UInt64>.size)
     }
 
     /// The allocator's page size.
@@ -86,12 +86,12 @@ public struct Arena: Equatable, Sendable {
     /// Allocates `size` bytes in this arena and touches every byte, so the pages are resident. Nil when the
     /// allocator has no memory.
     public func allocateTouched(_ size: Int) -> UnsafeMutableRawPointer? {
-        guard let pointer = mallocx(size, flags) else { return nil }
+        guard let pointer = jetsim_mallocx(size, flags) else { return nil }
         pointer.initializeMemory(as: UInt8.self, repeating: 0xA5, count: size)
         return pointer
     }
 
-    public func free(_ pointer: UnsafeMutableRawPointer) { dallocx(pointer, flags) }
+    public func free(_ pointer: UnsafeMutableRawPointer) { jetsim_dallocx(pointer, flags) }
 
     /// Returns the arena's unused dirty and muzzy pages to the system.
     public func purge() throws { try Jemalloc.run("arena.\(index).purge") }
@@ -112,7 +112,7 @@ struct ArenaStatistic {
     init(_ name: String) throws {
         var mib = [Int](repeating: 0, count: 8)
         var length = mib.count
-        let status = mallctlnametomib("stats.arenas.0.\(name)", &mib, &length)
+        let status = jetsim_mallctlnametomib("stats.arenas.0.\(name)", &mib, &length)
         guard status == 0 else { throw RealMemoryError("jemalloc has no statistic 'stats.arenas.<i>.\(name)' (error \(status))") }
         self.mib = Array(mib.prefix(length))
     }
@@ -121,7 +121,7 @@ struct ArenaStatistic {
     mutating func read(_ arena: Arena) -> Int {
         mib[arenaPosition] = Int(arena.index)
         var value = 0, length = MemoryLayout<Int>.size
-        let status = mallctlbymib(&mib, mib.count, &value, &length, nil, 0)
+        let status = jetsim_mallctlbymib(&mib, mib.count, &value, &length, nil, 0)
         return status == 0 ? value : 0
     }
 }
