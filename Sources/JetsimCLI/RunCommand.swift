@@ -146,7 +146,6 @@ public struct RunCommand: ParsableCommand {
             }
             budget = try RealMemoryBudget.budget(deviceName: deviceValue.name, devicePhysicalBytes: deviceValue.physicalBytes,
                                                  scale: scale, machine: machine)
-            try Jemalloc.checkCapabilities()
         }
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
@@ -155,34 +154,31 @@ public struct RunCommand: ParsableCommand {
         let createdDirectory = !directoryExists(directory)
         let showProgress = !quiet && isatty(2) == 1
         do {
-            var result: SimulationResult
-            var extra: [AtomicFile] = []
+            // kills.csv and timeseries.csv (and events.csv, live.csv) stream to disk as the run goes: memory stays flat.
+            try makeDirectories(directory)
             var live: LiveFileWriter?
             var realMemory: JemallocBacking?
             if case .jemalloc(let scale) = spec {
-                try makeDirectories(directory)
                 let writer = try LiveFileWriter(path: directory + "/live.csv", appNames: labels.appNames)
                 live = writer
                 realMemory = try JemallocBacking(scale: scale, appCount: catalog.count, budgetBytes: budget,
                                                  pressureSource: options.pressureSource, sink: writer.record)
             }
-            // kills.csv and timeseries.csv (and events.csv) stream to disk as the run goes: memory stays flat.
-            try makeDirectories(directory)
             let observer = try ReportStreamObserver(directory: directory, appNames: labels.appNames,
                                                     policy: policyValue.descriptor.displayName, events: events)
             let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue, catalog: catalog, options: options,
                                                   source: &source, future: future, backing: realMemory, progress: showProgress)
             if let failure = finalObserver.failure { throw failure }
-            result = r
-            extra = finalObserver.files
+            var result = r
+            var streamed = finalObserver.files
             if let realMemory, let live {
                 if let failure = realMemory.failure { throw failure }
                 if let failure = live.failure { throw failure }
                 result.backing = realMemory.summary
-                extra.append(live.file)
+                streamed.append(live.file)
                 if !quiet { printError(realMemoryCrossCheck(realMemory)) }
             }
-            try ReportFiles.write(result, labels: labels, to: directory, extra: extra)
+            try ReportFiles.write(result, labels: labels, to: directory, streamed: streamed)
             if result.samplesTruncated {
                 printError("warning: timeseries.csv stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
             }

@@ -87,13 +87,6 @@ public enum ReportFiles {
     public static let killsHeader = ["time", "app", "reason", "state", "band", "footprint_mb", "idle_s",
                                      "available_mb_before", "available_mb_after", "policy", "priority_class", "user_visible"]
 
-    public static func killsCSV(_ r: SimulationResult, labels: RunLabels) -> String {
-        var out = CSVLine.of(killsHeader)
-        let policy = r.policy.displayName
-        for k in r.kills { out += killLine(k, policy: policy, appNames: labels.appNames) }
-        return out
-    }
-
     public static func killLine(_ k: KillRecord, policy: String, appNames: [String]) -> String {
         CSVLine.of([
             FixedPoint.seconds(k.time), appNames[Int(k.app)], k.reason.reportName, k.state.reportName,
@@ -125,12 +118,6 @@ public enum ReportFiles {
     public static let timeseriesHeader = ["time", "available_mb", "pressure", "resident_apps", "suspended_apps",
                                           "compressor_mb", "free_mb", "footprint_mb"]
 
-    public static func timeseriesCSV(_ r: SimulationResult) -> String {
-        var out = CSVLine.of(timeseriesHeader)
-        for s in r.samples { out += sampleLine(s) }
-        return out
-    }
-
     public static func sampleLine(_ s: MemorySample) -> String {
         CSVLine.of([
             FixedPoint.seconds(s.time), FixedPoint.mebibytes(s.availableBytes), s.pressure.reportName,
@@ -151,22 +138,19 @@ public enum ReportFiles {
         ])
     }
 
-    /// Writes summary, kills, apps and timeseries into `directory`, each atomically. Files are prepared first and
-    /// renamed only when all were written, so an error leaves no new report behind. `extra` files (streamed
-    /// during the run) are committed with them and take the place of a report of the same name.
-    public static func write(_ r: SimulationResult, labels: RunLabels, to directory: String, extra: [AtomicFile] = []) throws(InputError) {
+    /// Writes summary.csv and apps.csv into `directory` and commits the files streamed during the run (kills.csv,
+    /// timeseries.csv, events.csv, live.csv: `ReportStreamObserver`, `LiveFileWriter`) with them. Files are prepared
+    /// first and renamed only when all were written, so an error leaves no new report behind.
+    public static func write(_ r: SimulationResult, labels: RunLabels, to directory: String, streamed: [AtomicFile]) throws(InputError) {
         try makeDirectories(directory)
-        let streamed = Set(extra.map { $0.path.split(separator: "/").last.map(String.init) ?? $0.path })
-        var contents = [("summary.csv", summaryCSV(r, labels: labels)), ("apps.csv", appsCSV(r))]
-        if !streamed.contains("kills.csv") { contents.append(("kills.csv", killsCSV(r, labels: labels))) }
-        if !streamed.contains("timeseries.csv") { contents.append(("timeseries.csv", timeseriesCSV(r))) }
+        let contents = [("summary.csv", summaryCSV(r, labels: labels)), ("apps.csv", appsCSV(r))]
         var files: [AtomicFile] = []
         for (name, text) in contents {
             let f = try AtomicFile(path: directory + "/" + name)
             try f.write(text)
             files.append(f)
         }
-        for f in files + extra { try f.commit() }
+        for f in files + streamed { try f.commit() }
     }
 }
 
@@ -214,7 +198,7 @@ public struct ReportStreamObserver: SimulationObserver {
         try events?.write(CSVLine.of(ReportFiles.eventsHeader))
     }
 
-    /// Every streamed file, for `ReportFiles.write(extra:)`.
+    /// Every streamed file, for `ReportFiles.write(streamed:)`.
     public var files: [AtomicFile] { [kills, timeseries] + (events.map { [$0] } ?? []) }
 
     public var recordsLifecycle: Bool { events != nil }
