@@ -145,11 +145,17 @@ public struct CompareCommand: ParsableCommand {
         let lookupDirectory = policiesDirectory
         let total = cells.count
         let report: @Sendable (Int) -> Void = { done in if progress { CompareCommand.printProgress(done, of: total, started: started) } }
-        // Only the charted cell keeps its kills and samples; the others keep counters only.
+        // The charted cell (the first device, the baseline policy, the first seed unless chosen) is the only one that
+        // keeps its kills and samples; the others keep counters only.
         let baselineIndex = plan.policies.firstIndex(of: plan.baseline ?? plan.policies[0]) ?? 0
         let chartDeviceName = try chartDevice.map { try DeviceSource.resolve($0).name } ?? devices[0].name
         let chartPolicyIndex = chartPolicy.flatMap { plan.policies.firstIndex(of: $0) } ?? baselineIndex
         let chartSeedValue = chartSeed ?? plan.seeds[0]
+        guard let chartIndex = cells.firstIndex(where: {
+            devices[$0.device].name == chartDeviceName && $0.policy == chartPolicyIndex && $0.seed == chartSeedValue
+        }) else {
+            throw ValidationError("the charted cell (--chart-device, --chart-policy, --chart-seed) is not in the grid")
+        }
         let queue = WorkQueue(count: cells.count)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
@@ -161,10 +167,9 @@ public struct CompareCommand: ParsableCommand {
                                                        policiesDirectory: lookupDirectory)
                     var cellOptions = options
                     cellOptions.seed = cell.seed
-                    let charted = device.name == chartDeviceName && cell.policy == chartPolicyIndex && cell.seed == chartSeedValue
                     let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
                                          future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
-                                         keepKillsAndSamples: charted)
+                                         keepKillsAndSamples: k == chartIndex)
                     report(slots.set(k, result))
                 } catch {
                     failure.record(error)
@@ -173,7 +178,8 @@ public struct CompareCommand: ParsableCommand {
         }
         if let error = failure.first { throw error }
         if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
-        try writeReports(plan, results: slots.all, devices: devices, catalogNames: catalog.profiles.map(\.name), started: started)
+        try writeReports(plan, results: slots.all, chartIndex: chartIndex, devices: devices, catalogNames: catalog.profiles.map(\.name),
+                         started: started)
     }
 
     static func printProgress(_ done: Int, of total: Int, started: Date, final: Bool = false) {
@@ -183,7 +189,9 @@ public struct CompareCommand: ParsableCommand {
         print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
     }
 
-    private func writeReports(_ plan: Plan, results: [SimulationResult], devices: [Device], catalogNames: [String], started: Date) throws {
+    /// - Parameter chartIndex: the charted cell's index in `results` (grid order).
+    private func writeReports(_ plan: Plan, results: [SimulationResult], chartIndex: Int, devices: [Device], catalogNames: [String],
+                              started: Date) throws {
         let traceName = baseName(plan.trace)
         let labels = RunLabels(trace: traceName, appNames: [])
         var summary = CSVLine.of(ReportFiles.summaryHeader)
@@ -213,22 +221,14 @@ public struct CompareCommand: ParsableCommand {
                                                    seeds: plan.seeds, started: started, wallSeconds: Date().timeIntervalSince(started))
         try makeDirectories(plan.out)
         var files: [AtomicFile] = []
-        // Chart data: every run's latency distribution, and the time series and kills of one cell (the first
-        // device, the baseline policy, the first seed).
+        // Chart data: every run's latency distribution, and the time series and kills of the charted cell.
         var latency = CSVLine.of(["device", "policy", "seed", "latency_ms", "launches"])
         for r in results {
             for (ms, n) in r.measured.launchLatencies.sorted(by: { $0.key < $1.key }) {
                 latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
             }
         }
-        let chartDeviceName = try chartDevice.map { try DeviceSource.resolve($0).name } ?? devices[0].name
-        let chartPolicyName = chartPolicy.flatMap { plan.policies.firstIndex(of: $0) }.map { names[$0] } ?? baselineName
-        let chartSeedValue = chartSeed ?? plan.seeds[0]
-        guard let chartCell = results.first(where: {
-            $0.device.name == chartDeviceName && $0.policy.displayName == chartPolicyName && $0.seed == chartSeedValue
-        }) else {
-            throw ValidationError("the charted cell (--chart-device, --chart-policy, --chart-seed) is not in the grid")
-        }
+        let chartCell = results[chartIndex]
         var chartSeries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
         let cellPrefix = String(CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]).dropLast()) + ","
         for sample in chartCell.samples { chartSeries += cellPrefix + ReportFiles.sampleLine(sample) }
