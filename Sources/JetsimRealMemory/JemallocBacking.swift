@@ -25,7 +25,14 @@ public final class JemallocBacking: MemoryBacking {
     /// Why real memory could not follow the model (allocation failure, budget exceeded); nil while all is well.
     public private(set) var failure: RealMemoryError?
     /// Divergence so far (summary.csv columns).
-    public private(set) var summary: BackingSummary
+    public var summary: BackingSummary {
+        var s = BackingSummary(backing: spec.description, pressureSource: pressureSource)
+        s.liveRows = liveRows
+        s.meanRelativeErrorPPM = errorRows > 0 ? Int(errorSumPPM / Int128(errorRows)) : 0
+        s.maxRelativeErrorPPM = maxErrorPPM
+        s.retainedBytesMax = retainedBytesMax
+        return s
+    }
     /// Largest gap seen between the process's resident-set growth (`/proc/self/statm`) and the arenas' resident
     /// growth, real bytes; nil when `/proc` is unreadable. The process's own heap growth is part of the gap.
     public private(set) var largestResidentGap: Int?
@@ -60,8 +67,12 @@ public final class JemallocBacking: MemoryBacking {
     private var residentStatistic: ArenaStatistic
     private var mappedStatistic: ArenaStatistic
     private let sink: (LiveSample) -> Void
+    private let pressureSource: PressureSource
+    private var liveRows = 0
     private var errorSumPPM: Int128 = 0
     private var errorRows = 0
+    private var maxErrorPPM = 0
+    private var retainedBytesMax = 0
     private let baselineResident: Int?
     private var baselineArenasResident = 0
 
@@ -84,7 +95,7 @@ public final class JemallocBacking: MemoryBacking {
         residentStatistic = try ArenaStatistic("resident")
         mappedStatistic = try ArenaStatistic("mapped")
         self.sink = sink
-        summary = BackingSummary(backing: spec.description, pressureSource: pressureSource)
+        self.pressureSource = pressureSource
         baselineResident = ProcessMemory.residentBytes()
     }
 
@@ -193,7 +204,7 @@ public final class JemallocBacking: MemoryBacking {
                 measuredBytes: modelBytes(pages: a.activePages + a.dirtyPages), dirtyFreedBytes: modelBytes(pages: a.dirtyPages),
                 dirtyFreedPages: a.dirtyPages,                 muzzyBytes: modelBytes(pages: a.muzzyPages), arenaResidentBytes: a.residentBytes, arenaMappedBytes: a.mappedBytes)
             sink(row)
-            summary.liveRows += 1
+            liveRows += 1
             retained += row.dirtyFreedBytes
             arenasResident += a.residentBytes
             if row.modelledBytes > 0 {
@@ -201,12 +212,11 @@ public final class JemallocBacking: MemoryBacking {
                 let ppm = Int(min(difference * 1_000_000 / Int128(row.modelledBytes), Int128(Int.max)))
                 errorSumPPM += Int128(ppm)
                 errorRows += 1
-                summary.maxRelativeErrorPPM = max(summary.maxRelativeErrorPPM, ppm)
-                summary.meanRelativeErrorPPM = Int(errorSumPPM / Int128(errorRows))
+                maxErrorPPM = max(maxErrorPPM, ppm)
             }
         }
         for arena in parked { arenasResident += residentStatistic.read(arena) }
-        summary.retainedBytesMax = max(summary.retainedBytesMax, retained)
+        retainedBytesMax = max(retainedBytesMax, retained)
         arenasResidentBytes = arenasResident
         if let baselineResident, let now = ProcessMemory.residentBytes() {
             let gap = abs((now - baselineResident) - arenasResident)
@@ -267,8 +277,5 @@ public final class JemallocBacking: MemoryBacking {
         if failure == nil { failure = RealMemoryError(message) }
     }
 
-    static func mebibytes(_ bytes: Int) -> String {
-        let tenths = (bytes * 10 + (1 << 19)) >> 20
-        return "\(tenths / 10).\(tenths % 10) MiB"
-    }
+    static func mebibytes(_ bytes: Int) -> String { FixedPoint.format(bytes, over: Units.mebibyte, decimals: 1) + " MiB" }
 }

@@ -1,3 +1,5 @@
+import JetsimCore
+
 /// How much of this machine a real-memory run may take: a quarter of its memory, and at most half of what is
 /// available now. A scale whose device would not fit is refused before anything is allocated.
 public enum RealMemoryBudget {
@@ -21,8 +23,5 @@ public enum RealMemoryBudget {
         return safe
     }
 
-    static func gibibytes(_ bytes: Int) -> String {
-        let hundredths = Int((Int128(bytes) * 100 + Int128(1 << 29)) >> 30)
-        return "\(hundredths / 100).\(String(hundredths % 100 + 100).dropFirst()) GiB"
-    }
+    static func gibibytes(_ bytes: Int) -> String { FixedPoint.format(bytes, over: 1 << 30, decimals: 2) + " GiB" }
 }
