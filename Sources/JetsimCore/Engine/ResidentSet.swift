@@ -12,6 +12,11 @@ struct ResidentSet {
         members.reserveCapacity(count)
     }
 
+    /// Makes room for apps below `n` (cache replays meet their objects as they go).
+    mutating func grow(to n: Int) {
+        if n > position.count { position.append(contentsOf: repeatElement(-1, count: n - position.count)) }
+    }
+
     mutating func insert(_ app: Int) {
         guard position[app] < 0 else { return }
         position[app] = Int32(members.count)

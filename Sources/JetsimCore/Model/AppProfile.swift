@@ -40,6 +40,9 @@ public struct AppProfile: Sendable, Equatable {
     /// Whether the app ends its task in the expiration handler (then it is suspended) or is terminated.
     public var endsTaskOnExpiry: Bool
 
+    /// The cold-launch latency of a profile that names none (ms).
+    public static let defaultColdLaunchMillis = 1500
+
     public init(name: String, dirtyBytes: Int) {
         self.name = name
         self.dirtyBytes = dirtyBytes
@@ -53,7 +56,7 @@ public struct AppProfile: Sendable, Equatable {
         imageCacheBytes = 0
         fileBackedBytes = 0
         compressRatioMilli = nil
-        coldLaunchMillis = 1500
+        coldLaunchMillis = AppProfile.defaultColdLaunchMillis
         resumeMillis = 200
         backgroundModes = []
         exitsOnSuspend = false

@@ -1,0 +1,81 @@
+/// Members in ascending (`RankingKey`, id) order as a doubly linked list over dense ids: the head is the first
+/// victim. A member is placed by walking back from the tail, so keys that only grow — recency (`lru`), arrival
+/// (`fifo`), band entry inside one band (`xnu`) — cost O(1) per insert, remove or re-key; other keys cost a walk.
+///
+/// Invariant: following `next` from `head` visits every member once in strictly ascending (key, id) order and
+/// ends at `tail`; `prev` mirrors `next`; a non-member has `member == false`. `count` is the number of members.
+struct RankedList {
+    private struct Node {
+        var key = RankingKey(major: 0, minor: 0)
+        var prev: Int32 = -1
+        var next: Int32 = -1
+        var member = false
+    }
+
+    private var nodes: [Node] = []
+    private(set) var head: Int32 = -1
+    private(set) var tail: Int32 = -1
+    private(set) var count = 0
+
+    init() {}
+
+    /// Makes room for ids below `n` (ids arrive densely, as objects are first seen).
+    mutating func grow(to n: Int) {
+        if n > nodes.count { nodes.append(contentsOf: repeatElement(Node(), count: n - nodes.count)) }
+    }
+
+    func contains(_ id: Int32) -> Bool { nodes[Int(id)].member }
+
+    private func precedes(_ a: Int32, _ key: RankingKey, _ id: Int32) -> Bool {
+        let k = nodes[Int(a)].key
+        return k != key ? k < key : a < id
+    }
+
+    /// Adds `id` (not a member) in order.
+    mutating func insert(_ id: Int32, key: RankingKey) {
+        let i = Int(id)
+        var after = tail
+        while after >= 0 && !precedes(after, key, id) { after = nodes[Int(after)].prev }
+        nodes[i].key = key
+        nodes[i].member = true
+        nodes[i].prev = after
+        let before = after >= 0 ? nodes[Int(after)].next : head
+        nodes[i].next = before
+        if after >= 0 { nodes[Int(after)].next = id } else { head = id }
+        if before >= 0 { nodes[Int(before)].prev = id } else { tail = id }
+        count += 1
+        _checkInvariants()
+    }
+
+    /// Takes `id` (a member) out.
+    mutating func remove(_ id: Int32) {
+        let i = Int(id)
+        let p = nodes[i].prev, n = nodes[i].next
+        if p >= 0 { nodes[Int(p)].next = n } else { head = n }
+        if n >= 0 { nodes[Int(n)].prev = p } else { tail = p }
+        nodes[i].member = false
+        nodes[i].prev = -1
+        nodes[i].next = -1
+        count -= 1
+        _checkInvariants()
+    }
+
+    /// Debug builds, small lists: the order and the links are consistent.
+    @inline(__always)
+    func _checkInvariants() {
+        #if DEBUG
+        guard count <= 64 else { return }
+        var seen = 0
+        var previous: Int32 = -1
+        var at = head
+        while at >= 0 {
+            precondition(nodes[Int(at)].member && nodes[Int(at)].prev == previous, "RankedList: broken link at \(at)")
+            if previous >= 0 { precondition(precedes(previous, nodes[Int(at)].key, at), "RankedList: out of order at \(at)") }
+            previous = at
+            at = nodes[Int(at)].next
+            seen += 1
+        }
+        precondition(previous == tail && seen == count, "RankedList: \(seen) linked, \(count) counted")
+        #endif
+    }
+}

@@ -1,0 +1,85 @@
+import Testing
+@testable import JetsimCore
+
+/// The fast cache replay against the full engine on a cache-equivalent device: same misses, same evictions.
+@Suite struct CacheReplayTests {
+    typealias Request = CacheEquivalenceTests.Request
+
+    static func time(_ t: Int) -> Int { t / 10 * 1_000_000 }
+
+    static func replay<P: EvictionPolicy>(_ reqs: [Request], capacity: Int, policy: P) -> CacheCounters {
+        var replay = CacheReplay(capacityBytes: capacity, policy: policy)
+        for (t, r) in reqs.enumerated() { replay.request(Int32(r.object), size: r.size, time: time(t)) }
+        return replay.counters
+    }
+
+    static func engine<P: EvictionPolicy>(_ reqs: [Request], capacity: Int, policy: P) throws -> SimulationResult {
+        let objects = (reqs.map(\.object).max() ?? 0) + 1
+        var sizeOf = [Int](repeating: 1, count: objects)
+        for r in reqs.reversed() { sizeOf[r.object] = r.size }
+        let catalog = try AppCatalog((0..<objects).map { k in
+            var p = AppProfile(name: String(k), dirtyBytes: sizeOf[k])
+            p.maxDirtyBytes = sizeOf[k]
+            p.cacheDropOnBackground = .zero
+            return p
+        })
+        var sim = Simulator(device: .cache(capacityBytes: capacity), catalog: catalog, policy: policy, observer: CountersOnlyObserver())
+        for (t, r) in reqs.enumerated() { sim.process(TraceEvent(time: time(t), app: Int32(r.object), kind: .open)) }
+        return sim.finish()
+    }
+
+    @Test(arguments: [20_000, 150_000, 1_000_000])
+    func everyStreamablePolicyMissesAndEvictsAsTheFullEngine(capacity: Int) throws {
+        let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(capacity) + 5, capacity: capacity)
+        let env = PolicyEnvironment(seed: 3, device: .cache(capacityBytes: capacity))
+        let tooLarge = Set(reqs.filter { $0.size > capacity }.map(\.object))
+        for entry in PolicyRegistry.builtIns where entry.name != "oracle" {
+            let counters = Self.replay(reqs, capacity: capacity, policy: AnyPolicy(try entry.make([:], env)))
+            let full = try Self.engine(reqs, capacity: capacity, policy: AnyPolicy(try entry.make([:], env)))
+            #expect(counters.misses == full.coldLaunches, "\(entry.name) at \(capacity)")
+            // The engine kills an object larger than the cache at once (per-process limit); the replay never admits it.
+            let oversizeMisses = reqs.filter { tooLarge.contains($0.object) }.count
+            #expect(counters.notAdmitted == oversizeMisses, "\(entry.name) at \(capacity)")
+            #expect(counters.evictions + counters.notAdmitted == full.totalKills, "\(entry.name) at \(capacity)")
+            #expect(counters.requests == reqs.count && counters.hits + counters.misses == reqs.count)
+        }
+    }
+
+    @Test func lruEqualsTheReferenceAndKeepsExactBytes() {
+        let capacity = 150_000
+        let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: 11, capacity: capacity)
+        let reference = CacheEquivalenceTests.referenceMisses(reqs, capacity: capacity) { cached, _ in
+            cached.min { $0.value.lastUse < $1.value.lastUse }!.key
+        }
+        var replay = CacheReplay(capacityBytes: capacity, policy: LRUPolicy())
+        var bytes = 0
+        for (t, r) in reqs.enumerated() {
+            replay.request(Int32(r.object), size: r.size, time: Self.time(t))
+            bytes += r.size
+            #expect(replay.counters.usedBytes <= capacity)
+        }
+        #expect(replay.counters.misses == reference)
+        #expect(replay.counters.requestedBytes == bytes)
+        #expect(replay.counters.objects == Set(reqs.map(\.object)).count)
+    }
+
+    @Test func anObjectKeepsItsFirstSize() {
+        var replay = CacheReplay(capacityBytes: 100, policy: LRUPolicy())
+        replay.request(0, size: 60, time: 0)
+        replay.request(1, size: 30, time: 1)
+        replay.request(0, size: 90, time: 2)   // still 60 bytes: a hit, nothing evicted
+        #expect(replay.counters.hits == 1 && replay.counters.evictions == 0 && replay.counters.usedBytes == 90)
+        replay.request(2, size: 20, time: 3)   // 110 > 100: the least recent (1) goes
+        #expect(replay.counters.evictions == 1 && replay.counters.evictedBytes == 30 && replay.counters.usedBytes == 80)
+    }
+
+    @Test func rankedListKeepsNonMonotoneKeysInOrder() {
+        var list = RankedList()
+        list.grow(to: 6)
+        for (id, key) in [(0, 5), (1, 2), (2, 9), (3, 2), (4, 0), (5, 7)] { list.insert(Int32(id), key: RankingKey(major: key, minor: 0)) }
+        list.remove(2)
+        var order: [Int32] = []
+        while list.head >= 0 { order.append(list.head); list.remove(list.head) }
+        #expect(order == [4, 1, 3, 0, 5])
+    }
+}
