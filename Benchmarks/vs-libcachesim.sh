@@ -2,7 +2,8 @@
 # Jetsim against libCacheSim on the same trace, whole process against whole process.
 #
 # Generates a seeded libCacheSim CSV trace (REQUESTS=10000000 requests, Zipf 1.0 over OBJECTS=100000 objects,
-# variable sizes), runs cache-equivalent LRU in both alternately RUNS=5 times at 1 % of the working set, and prints
+# variable sizes), runs cache-equivalent LRU in both alternately RUNS=5 times at 1 % of the working set (Jetsim:
+# `jetsim cachesim`, which writes cache.csv; libCacheSim: its Python binding's process_trace), and prints
 # each tool's median throughput (requests/s), the ratio of medians and both miss counts (which must be equal).
 # libCacheSim comes from PyPI (its C++ reader and C cache loop through process_trace).
 set -euo pipefail
@@ -33,9 +34,9 @@ now() { date +%s.%N; }
 jet_times=(); lcs_times=()
 for run in $(seq "$RUNS"); do
     t0=$(now); lcs_misses=$("$venv/bin/python" "$work/lcs.py" "$work/trace.csv" "$capacity" "$REQUESTS" 2>/dev/null); t1=$(now)
-    "$jetsim" run --device "cache:$capacity" --format libcachesim --trace "$work/trace.csv" --policy lru --out "$work/o" --quiet --sample-interval 86400
+    "$jetsim" cachesim --trace "$work/trace.csv" --capacity "$capacity" --policy lru --out "$work/o" --quiet
     t2=$(now)
-    jet_misses=$(python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['cold_launches'])" "$work/o/summary.csv")
+    jet_misses=$(python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['misses'])" "$work/o/cache.csv")
     lcs_times+=("$(awk "BEGIN{print $t1 - $t0}")"); jet_times+=("$(awk "BEGIN{print $t2 - $t1}")")
 done
 python3 - "$REQUESTS" "$lcs_misses" "$jet_misses" "${lcs_times[*]}" "${jet_times[*]}" <<'PY'

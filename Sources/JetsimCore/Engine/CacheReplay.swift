@@ -17,6 +17,26 @@ public struct CacheCounters: Sendable, Equatable {
     public init() {}
 }
 
+/// What a cache replay keeps per object: 64 bytes, one cache line's worth (outside the generic type, so its layout
+/// is known without metadata). The band entry time a candidate shows is `lastForegroundTime`: an object enters the
+/// idle band exactly when it leaves the foreground resident, and only resident objects are ranked.
+@usableFromInline
+struct CachedObject {
+    @usableFromInline var size = 0
+    /// User launches, saturating (a candidate's `launchCount`).
+    @usableFromInline var launches: UInt32 = 0
+    @usableFromInline var resident = false
+    @usableFromInline var firstUseTime = Int.max
+    @usableFromInline var launchTime = 0
+    @usableFromInline var lastForegroundTime = 0
+    @usableFromInline var lastUseSequence: UInt64 = 0
+    @usableFromInline var launchSequence: UInt64 = 0
+    @usableFromInline var bandEntrySequence: UInt64 = 0
+
+    @inlinable init() {}
+}
+
+
 /// The cache-equivalent model (`Device.cache`, `Device.cacheEquivalent`) on its own, at cache-simulator speed:
 /// each request either hits (the object is resident) or misses; a missed object is admitted when it fits the
 /// cache at all, after evicting victims in the policy's order until it fits. An object keeps the size of its
@@ -31,83 +51,69 @@ public struct CacheCounters: Sendable, Equatable {
 ///
 /// Invariant: `usedBytes` is the sum of the sizes of resident objects and never exceeds `capacityBytes`.
 public struct CacheReplay<Policy: EvictionPolicy> {
-    private struct CachedObject {
-        var size = 0
-        var resident = false
-        var launches = 0
-        var firstUseTime = Int.max
-        var launchTime = 0
-        var lastForegroundTime = 0
-        var bandEntryTime = 0
-        var lastUseSequence: UInt64 = 0
-        var launchSequence: UInt64 = 0
-        var bandEntrySequence: UInt64 = 0
-    }
-
     public let capacityBytes: Int
-    public private(set) var policy: Policy
-    public private(set) var counters = CacheCounters()
-    private var objects: [CachedObject] = []
+    public var policy: Policy { _policy }
+    @usableFromInline var _policy: Policy
+    public var counters: CacheCounters { _counters }
+    @usableFromInline var _counters = CacheCounters()
+    @usableFromInline var objects: [CachedObject] = []
     /// Resident objects but the current one, by ranking key (policies with a key).
-    private var ranked = RankedList()
+    @usableFromInline var ranked = RankedList()
     /// Resident objects in the full engine's order (policies that scan).
-    private var resident = ResidentSet(count: 0)
-    private let keyed: Bool
-    private let idleBand: Int
-    private let relaunchCostMillis: Int
+    @usableFromInline var resident = ResidentSet(count: 0)
+    @usableFromInline let keyed: Bool
+    @usableFromInline let idleBand: Int
+    @usableFromInline let relaunchCostMillis: Int
     /// The object requested last (the engine's foreground app), or -1.
-    private var current: Int32 = -1
-    private var useSequence: UInt64 = 0
-    private var launchSequence: UInt64 = 0
-    private var entrySequence: UInt64 = 0
-    private var candidates: [KillCandidate] = []
+    @usableFromInline var current: Int32 = -1
+    @usableFromInline var useSequence: UInt64 = 0
+    @usableFromInline var launchSequence: UInt64 = 0
+    @usableFromInline var entrySequence: UInt64 = 0
+    @usableFromInline var candidates: [KillCandidate] = []
 
     /// - Parameter relaunchCostMillis: what a candidate's `relaunchCostMillis` says (the catalog default for
     ///   libCacheSim traces).
-    /// Policies that need the future (`oracle`) cannot replay a stream: check `canReplay` first.
+    /// Policies that need the future (`oracle`) cannot replay a stream (they would see no next uses).
     public init(capacityBytes: Int, policy: Policy, relaunchCostMillis: Int = AppProfile.defaultColdLaunchMillis) {
         self.capacityBytes = max(0, capacityBytes)
-        self.policy = policy
+        self._policy = policy
         self.relaunchCostMillis = relaunchCostMillis
-        keyed = policy.rankingKey(KillCandidate(app: 0)) != nil
-        idleBand = policy.band(for: .idle)
+        keyed = _policy.rankingKey(KillCandidate(app: 0)) != nil
+        idleBand = _policy.band(for: .idle)
     }
-
-    /// Whether `policy` can rank from the requests seen so far (not `needsFuture`).
-    public static func canReplay(_ policy: Policy) -> Bool { !policy.descriptor.capabilities.contains(.needsFuture) }
 
     /// One request of `object` (dense ids: a new object is the next unused id, or any id not seen yet) of `size`
     /// bytes (> 0) at `time` µs (non-decreasing).
-    @inline(__always)
+    @inlinable
     public mutating func request(_ object: Int32, size: Int, time: Int) {
         let o = Int(object)
         if o >= objects.count { grow(to: o + 1) }
-        counters.requests += 1
+        _counters.requests += 1
         if objects[o].size == 0 {
             objects[o].size = size
-            counters.objects += 1
+            _counters.objects += 1
         }
         let size = objects[o].size
-        counters.requestedBytes += size
+        _counters.requestedBytes += size
         if object == current && objects[o].resident {   // the engine ignores an open of the foreground app: a hit
-            counters.hits += 1
+            _counters.hits += 1
             return
         }
         if current >= 0 { leave(current, at: time) }
         current = object
-        objects[o].launches += 1
+        if objects[o].launches < .max { objects[o].launches += 1 }
         if objects[o].firstUseTime == Int.max { objects[o].firstUseTime = time }
         objects[o].lastUseSequence = useSequence
         useSequence &+= 1
-        policy.didOpen(object, at: time)
+        _policy.didOpen(object, at: time)
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
-            counters.hits += 1
+            _counters.hits += 1
             if keyed { ranked.remove(object) }
             return
         }
-        counters.misses += 1
-        counters.missedBytes += size
+        _counters.misses += 1
+        _counters.missedBytes += size
         objects[o].launchTime = time
         objects[o].launchSequence = launchSequence
         launchSequence &+= 1
@@ -115,34 +121,33 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // decides ties and random draws).
         if !keyed { resident.insert(o) }
         guard size <= capacityBytes, makeRoom(for: size, at: time) else {
-            counters.notAdmitted += 1   // the engine kills it at once: no foreground app is left
+            _counters.notAdmitted += 1   // the engine kills it at once: no foreground app is left
             current = -1
             if !keyed { resident.remove(o) }
             return
         }
         objects[o].resident = true
-        counters.usedBytes += size
+        _counters.usedBytes += size
     }
 
-    private mutating func grow(to n: Int) {
+    @inlinable mutating func grow(to n: Int) {
         objects.append(contentsOf: repeatElement(CachedObject(), count: n - objects.count))
         if keyed { ranked.grow(to: n) } else { resident.grow(to: n) }
     }
 
     /// The current object leaves the foreground: it becomes a suspended, idle-band candidate.
-    private mutating func leave(_ object: Int32, at time: Int) {
+    @inlinable mutating func leave(_ object: Int32, at time: Int) {
         let o = Int(object)
         objects[o].lastForegroundTime = time
         guard objects[o].resident else { return }
         objects[o].bandEntrySequence = entrySequence
-        objects[o].bandEntryTime = time
         entrySequence &+= 1
-        if keyed, let key = policy.rankingKey(candidate(o)) { ranked.insert(object, key: key) }
+        if keyed, let key = _policy.rankingKey(candidate(o)) { ranked.insert(object, key: key) }
     }
 
     /// Evicts until `size` more bytes fit; false when the policy refuses every candidate.
-    private mutating func makeRoom(for size: Int, at time: Int) -> Bool {
-        while counters.usedBytes + size > capacityBytes {
+    @inlinable mutating func makeRoom(for size: Int, at time: Int) -> Bool {
+        while _counters.usedBytes + size > capacityBytes {
             let victim: Int
             if keyed {
                 guard ranked.head >= 0 else { return false }
@@ -151,28 +156,29 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             } else {
                 candidates.removeAll(keepingCapacity: true)
                 for app in resident.members where app != current { candidates.append(candidate(Int(app))) }
-                let context = KillContext(now: time, reason: .idleExit, availableBytes: capacityBytes - counters.usedBytes - size,
-                                          eventIndex: counters.requests - 1)
-                guard !candidates.isEmpty, let k = policy.selectVictim(among: candidates, context: context),
+                let context = KillContext(now: time, reason: .idleExit, availableBytes: capacityBytes - _counters.usedBytes - size,
+                                          eventIndex: _counters.requests - 1)
+                guard !candidates.isEmpty, let k = _policy.selectVictim(among: candidates, context: context),
                       candidates.indices.contains(k) else { return false }
                 victim = Int(candidates[k].app)
                 resident.remove(victim)
             }
             objects[victim].resident = false
-            counters.usedBytes -= objects[victim].size
-            counters.evictions += 1
-            counters.evictedBytes += objects[victim].size
+            _counters.usedBytes -= objects[victim].size
+            _counters.evictions += 1
+            _counters.evictedBytes += objects[victim].size
         }
         return true
     }
 
     /// What the full engine shows a policy for a suspended object on a cache device.
-    private func candidate(_ o: Int) -> KillCandidate {
+    @inlinable func candidate(_ o: Int) -> KillCandidate {
         let c = objects[o]
         return KillCandidate(
             app: Int32(o), state: .suspended, priorityClass: .idle, band: idleBand, bandEntrySequence: c.bandEntrySequence,
-            bandEntryTime: c.bandEntryTime, footprintBytes: c.size, lastForegroundTime: c.lastForegroundTime,
-            launchTime: c.launchTime, launchCount: c.launches, firstUseTime: c.firstUseTime, lastUseSequence: c.lastUseSequence,
+            bandEntryTime: c.lastForegroundTime, footprintBytes: c.size, lastForegroundTime: c.lastForegroundTime,
+            launchTime: c.launchTime, launchCount: Int(c.launches), firstUseTime: c.firstUseTime, lastUseSequence: c.lastUseSequence,
             launchSequence: c.launchSequence, relaunchCostMillis: relaunchCostMillis)
     }
 }
+

@@ -4,35 +4,38 @@
 ///
 /// Invariant: following `next` from `head` visits every member once in strictly ascending (key, id) order and
 /// ends at `tail`; `prev` mirrors `next`; a non-member has `member == false`. `count` is the number of members.
+@usableFromInline
 struct RankedList {
-    private struct Node {
-        var key = RankingKey(major: 0, minor: 0)
-        var prev: Int32 = -1
-        var next: Int32 = -1
-        var member = false
+    @usableFromInline
+    struct Node {
+        @usableFromInline var key = RankingKey(major: 0, minor: 0)
+        @usableFromInline var prev: Int32 = -1
+        @usableFromInline var next: Int32 = -1
+        @usableFromInline var member = false
+        @inlinable init() {}
     }
 
-    private var nodes: [Node] = []
-    private(set) var head: Int32 = -1
-    private(set) var tail: Int32 = -1
-    private(set) var count = 0
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var head: Int32 = -1
+    @usableFromInline var tail: Int32 = -1
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
     /// Makes room for ids below `n` (ids arrive densely, as objects are first seen).
-    mutating func grow(to n: Int) {
+    @inlinable mutating func grow(to n: Int) {
         if n > nodes.count { nodes.append(contentsOf: repeatElement(Node(), count: n - nodes.count)) }
     }
 
-    func contains(_ id: Int32) -> Bool { nodes[Int(id)].member }
+    @inlinable func contains(_ id: Int32) -> Bool { nodes[Int(id)].member }
 
-    private func precedes(_ a: Int32, _ key: RankingKey, _ id: Int32) -> Bool {
+    @inlinable func precedes(_ a: Int32, _ key: RankingKey, _ id: Int32) -> Bool {
         let k = nodes[Int(a)].key
         return k != key ? k < key : a < id
     }
 
     /// Adds `id` (not a member) in order.
-    mutating func insert(_ id: Int32, key: RankingKey) {
+    @inlinable mutating func insert(_ id: Int32, key: RankingKey) {
         let i = Int(id)
         var after = tail
         while after >= 0 && !precedes(after, key, id) { after = nodes[Int(after)].prev }
@@ -48,7 +51,7 @@ struct RankedList {
     }
 
     /// Takes `id` (a member) out.
-    mutating func remove(_ id: Int32) {
+    @inlinable mutating func remove(_ id: Int32) {
         let i = Int(id)
         let p = nodes[i].prev, n = nodes[i].next
         if p >= 0 { nodes[Int(p)].next = n } else { head = n }
@@ -61,8 +64,7 @@ struct RankedList {
     }
 
     /// Debug builds, small lists: the order and the links are consistent.
-    @inline(__always)
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         #if DEBUG
         guard count <= 64 else { return }
         var seen = 0

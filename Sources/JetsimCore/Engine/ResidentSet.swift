@@ -3,27 +3,28 @@
 /// deterministic.
 ///
 /// Invariant: `members` holds each resident app exactly once and `position[app]` is its index there (−1 otherwise).
+@usableFromInline
 struct ResidentSet {
-    private(set) var members: [Int32] = []
-    private var position: [Int32]
+    @usableFromInline var members: [Int32] = []
+    @usableFromInline var position: [Int32]
 
-    init(count: Int) {
+    @inlinable init(count: Int) {
         position = [Int32](repeating: -1, count: count)
         members.reserveCapacity(count)
     }
 
     /// Makes room for apps below `n` (cache replays meet their objects as they go).
-    mutating func grow(to n: Int) {
+    @inlinable mutating func grow(to n: Int) {
         if n > position.count { position.append(contentsOf: repeatElement(-1, count: n - position.count)) }
     }
 
-    mutating func insert(_ app: Int) {
+    @inlinable mutating func insert(_ app: Int) {
         guard position[app] < 0 else { return }
         position[app] = Int32(members.count)
         members.append(Int32(app))
     }
 
-    mutating func remove(_ app: Int) {
+    @inlinable mutating func remove(_ app: Int) {
         let p = Int(position[app])
         guard p >= 0 else { return }
         let last = members.removeLast()
@@ -34,5 +35,5 @@ struct ResidentSet {
         position[app] = -1
     }
 
-    func contains(_ app: Int) -> Bool { position[app] >= 0 }
+    @inlinable func contains(_ app: Int) -> Bool { position[app] >= 0 }
 }

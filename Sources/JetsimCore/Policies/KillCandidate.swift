@@ -33,6 +33,7 @@ public struct KillCandidate: Sendable, Equatable {
     /// What killing it costs the user on the next open: its cold-launch latency (ms).
     public var relaunchCostMillis: Int
 
+    @inlinable
     public init(app: Int32, state: AppState = .suspended, priorityClass: PriorityClass = .idle, band: Int = 0,
                 bandEntrySequence: UInt64 = 0, bandEntryTime: Int = 0, footprintBytes: Int = 0,
                 lastForegroundTime: Int = 0, launchTime: Int = 0, launchCount: Int = 0, firstUseTime: Int = Int.max,

@@ -1,0 +1,265 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CZlib
+import JetsimCore
+
+/// Requests read from a trace, a batch at a time, in storage reused from batch to batch.
+public struct RequestBatch {
+    /// Dense object numbers (order of first appearance in the trace).
+    public private(set) var objects: [Int32] = []
+    public private(set) var sizes: [Int] = []
+    /// Request times, µs.
+    public private(set) var times: [Int] = []
+    public let capacity: Int
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = max(1, capacity)
+        objects.reserveCapacity(self.capacity)
+        sizes.reserveCapacity(self.capacity)
+        times.reserveCapacity(self.capacity)
+    }
+
+    public var count: Int { objects.count }
+
+    mutating func removeAll() {
+        objects.removeAll(keepingCapacity: true)
+        sizes.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    mutating func append(_ object: Int32, size: Int, time: Int) {
+        objects.append(object)
+        sizes.append(size)
+        times.append(time)
+    }
+}
+
+/// libCacheSim's trace formats read in one pass at byte level, for cache replays: the same rules and messages as
+/// `LibCacheSimTrace` (fields by 1-based number, header detected, txt format for one-field rows, blank and `#`
+/// lines skipped, gzip read transparently, zero sizes and decreasing times refused with their line) without a
+/// catalog pass, and numeric fields only (no quoting, as libCacheSim writes them).
+public final class LibCacheSimStream {
+    public let path: String
+    private var scanner: Scanner
+
+    public init(path: String, fields: LibCacheSimTrace.Fields = .init(), bufferSize: Int = 1 << 22) throws(InputError) {
+        self.path = path
+        guard let gz = gzopen(path, "rb") else {
+            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
+        }
+        scanner = Scanner(path: path, gz: gz, fields: fields, bufferSize: max(bufferSize, 64))
+    }
+
+    deinit { gzclose(scanner.gz) }
+
+    /// Distinct objects seen so far.
+    public var objectCount: Int { scanner.ids.count }
+
+    /// Refills `batch` with the next requests; false (and an empty batch) at the end of the trace.
+    public func next(into batch: inout RequestBatch) throws(InputError) -> Bool {
+        batch.removeAll()
+        try scanner.fill(&batch)
+        return batch.count > 0
+    }
+
+    /// The byte loop and its state, in a struct so field accesses are not exclusivity-checked per byte.
+    struct Scanner {
+        let path: String
+        let gz: gzFile
+        let fields: LibCacheSimTrace.Fields
+        var ids = ObjectIDTable()
+        var buffer: [UInt8]
+        var position = 0
+        var limit = 0
+        var atEOF = false
+        var line = 0
+        /// nil until the first row decides: libCacheSim's txt format (one field per row) or CSV.
+        var plainText: Bool?
+        var lastTime = Int.min
+        var requestIndex = 0
+
+        init(path: String, gz: gzFile, fields: LibCacheSimTrace.Fields, bufferSize: Int) {
+            self.path = path
+            self.gz = gz
+            self.fields = fields
+            buffer = [UInt8](repeating: 0, count: bufferSize)
+        }
+
+        /// Moves the unread tail to the front and reads more; false at the end of the file.
+        private mutating func refill() throws(InputError) -> Bool {
+            if atEOF { return false }
+            let remaining = limit - position
+            if remaining == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }   // a very long line
+            let (from, gz) = (position, self.gz)
+            let n = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                if remaining > 0 && from > 0 { memmove(base, base + from, remaining) }
+                return Int(gzread(gz, base + remaining, UInt32(min(raw.count - remaining, 1 << 30))))
+            }
+            position = 0
+            limit = remaining
+            if n < 0 { throw InputError(file: path, line: line + 1, message: "read failed: the file is unreadable or its gzip data corrupt") }
+            if n == 0 { atEOF = true; return false }
+            limit += n
+            return true
+        }
+
+        mutating func fill(_ batch: inout RequestBatch) throws(InputError) {
+            while batch.count < batch.capacity {
+                // A whole line in the buffer (or the last, unterminated one at the end of the file).
+                var end = position
+                while true {
+                    end = buffer.withUnsafeBufferPointer { b in
+                        let start = b.baseAddress! + position
+                        guard let hit = memchr(start, 10, limit - position) else { return -1 }
+                        return position + (UnsafeRawPointer(hit) - UnsafeRawPointer(start))
+                    }
+                    if end >= 0 { break }
+                    if try !refill() {
+                        end = limit
+                        break
+                    }
+                }
+                if position >= limit && atEOF { return }
+                line += 1
+                let lineEnd = end
+                defer { position = min(lineEnd + 1, limit) }
+                try parseLine(from: position, to: end, into: &batch)
+            }
+        }
+
+        /// One line `[from, to)` (its `\n` excluded): a request, or nothing for a header, blank or comment line.
+        private mutating func parseLine(from: Int, to: Int, into batch: inout RequestBatch) throws(InputError) {
+            var to = to
+            if to > from && buffer[to - 1] == 13 { to -= 1 }   // CRLF
+            if to == from || buffer[from] == UInt8(ascii: "#") { return }
+            let fields = self.fields
+            var idField = fields.objectID - 1
+            let isText: Bool
+            if let plainText {
+                isText = plainText
+            } else {
+                let text = !buffer[from..<to].contains(UInt8(ascii: ","))
+                plainText = text
+                isText = text
+                if text { idField = 0 }
+                let id = buffer.withUnsafeBufferPointer { field($0, from, to, idField) }.flatMap { LibCacheSimTrace.unsigned($0) }
+                if id == nil { return }   // a header row
+            }
+            if isText { idField = 0 }
+            requestIndex += 1
+            let request: ParsedRequest
+            if let fast = fastFields(from: from, to: to, idField: idField, isText: isText) {
+                request = fast
+            } else {
+                request = try generalFields(from: from, to: to, idField: idField, isText: isText)
+            }
+            guard request.time >= lastTime else { throw InputError(file: path, line: line, field: "time", message: "times must not decrease") }
+            lastTime = request.time
+            let (id, size, time) = (request.id, request.size, request.time)
+            guard let object = ids.number(id) else {
+                throw InputError(file: path, line: line, field: "obj-id", message: "more than \(Int32.max) distinct objects")
+            }
+            batch.append(object, size: size, time: time)
+        }
+
+        /// One request as read, valid: size in 1…`maxBytes`, time in 0…`maxMicros` µs.
+        struct ParsedRequest {
+            var id: UInt64
+            var size: Int
+            var time: Int
+        }
+
+        /// The common line — plain digits in every field up to the last one read, integer seconds, a valid size — in
+        /// one walk over its bytes; nil for anything else (spaces, decimals, a missing field, 19 digits, a zero
+        /// size), which `generalFields` then reads or reports.
+        @inline(__always)
+        private func fastFields(from: Int, to: Int, idField: Int, isText: Bool) -> ParsedRequest? {
+            let sizeField = isText ? -1 : fields.objectSize - 1, timeField = isText ? -1 : fields.time - 1
+            let last = max(idField, sizeField, timeField)
+            return buffer.withUnsafeBufferPointer { b -> ParsedRequest? in
+                guard let base = b.baseAddress else { return nil }
+                var id: UInt64 = 0, size: UInt64 = 1, seconds: UInt64 = 0
+                var at = from, index = 0
+                while index <= last {
+                    guard at <= to else { return nil }   // fewer fields than needed
+                    var value: UInt64 = 0
+                    let start = at
+                    while at < to {
+                        let digit = base[at] &- 48
+                        if digit > 9 { break }
+                        value = value &* 10 &+ UInt64(digit)
+                        at += 1
+                    }
+                    if at < to && base[at] != 44 { return nil }   // not a plain number
+                    if index == idField || index == sizeField || index == timeField {
+                        let digits = at - start
+                        guard digits > 0 && digits <= 18 else { return nil }
+                        if index == idField { id = value }
+                        if index == sizeField { size = value }
+                        if index == timeField { seconds = value }
+                    }
+                    at += 1
+                    index += 1
+                }
+                guard size > 0, size <= UInt64(DecimalParser.maxBytes),
+                      seconds <= UInt64(DecimalParser.maxMicros / Units.microsPerSecond) else { return nil }
+                return ParsedRequest(id: id, size: Int(size), time: isText ? requestIndex * Units.microsPerSecond : Int(seconds) * Units.microsPerSecond)
+            }
+        }
+
+        /// Any line: fields trimmed, times with decimals; a malformed field is reported with its line and text.
+        private func generalFields(from: Int, to: Int, idField: Int, isText: Bool) throws(InputError) -> ParsedRequest {
+            var idBytes: UnsafeBufferPointer<UInt8>?, sizeBytes: UnsafeBufferPointer<UInt8>?, timeBytes: UnsafeBufferPointer<UInt8>?
+            let sizeField = isText ? -1 : fields.objectSize - 1, timeField = isText ? -1 : fields.time - 1
+            let (path, line) = (self.path, self.line)
+            return try buffer.withUnsafeBufferPointer { b throws(InputError) -> ParsedRequest in
+                var index = 0, start = from, at = from
+                while true {
+                    if at == to || b[at] == UInt8(ascii: ",") {
+                        let f = UnsafeBufferPointer(rebasing: b[start..<at])
+                        if index == idField { idBytes = f }
+                        if index == sizeField { sizeBytes = f }
+                        if index == timeField { timeBytes = f }
+                        if at == to { break }
+                        index += 1
+                        start = at + 1
+                    }
+                    at += 1
+                }
+                func text(_ f: UnsafeBufferPointer<UInt8>?) -> String { f.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+                guard let id = idBytes.flatMap({ LibCacheSimTrace.unsigned($0) }) else {
+                    throw InputError(file: path, line: line, field: "obj-id", message: "expected a numeric object id, found '\(text(idBytes))'")
+                }
+                let size = isText ? 1 : sizeBytes.flatMap { LibCacheSimTrace.unsigned($0) }
+                guard let size, size <= UInt64(DecimalParser.maxBytes) else {
+                    throw InputError(file: path, line: line, field: "obj-size", message: "expected a size in bytes, found '\(text(sizeBytes))'")
+                }
+                guard size > 0 else {
+                    throw InputError(file: path, line: line, field: "obj-size",
+                                     message: "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)")
+                }
+                if isText { return ParsedRequest(id: id, size: 1, time: requestIndex * Units.microsPerSecond) }
+                guard let t = timeBytes.flatMap({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), t >= 0, t <= DecimalParser.maxMicros else {
+                    throw InputError(file: path, line: line, field: "time", message: "expected seconds, found '\(text(timeBytes))'")
+                }
+                return ParsedRequest(id: id, size: Int(size), time: t)
+            }
+        }
+
+        /// Field `index` of the line `[from, to)`, or nil when the line has fewer fields.
+        private func field(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ index: Int) -> UnsafeBufferPointer<UInt8>? {
+            var k = 0, start = from
+            for at in from...to where at == to || b[at] == UInt8(ascii: ",") {
+                if k == index { return UnsafeBufferPointer(rebasing: b[start..<at]) }
+                k += 1
+                start = at + 1
+            }
+            return nil
+        }
+    }
+}
