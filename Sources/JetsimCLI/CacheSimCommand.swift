@@ -80,12 +80,9 @@ public struct CacheSimCommand: ParsableCommand {
             }
         }
         let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
-        let stream = try LibCacheSimStream(path: trace, fields: fields)
-        var batch = RequestBatch()
-        // One pass: each batch goes through every cell before the next is read.
-        while try stream.next(into: &batch) {
-            for k in cells.indices { cells[k].replay(batch) }
-        }
+        // One pass: each batch goes through every cell while the next one is parsed on a second thread.
+        let requests = ReadAheadRequests(try LibCacheSimStream(path: trace, fields: fields))
+        while try requests.next({ batch in for k in cells.indices { cells[k].replay(batch) } }) {}
         guard let total = cells.first?.counters.requests, total > 0 else {
             throw InputError(file: trace, message: "no requests in the trace")
         }
@@ -114,14 +111,14 @@ protocol ReplayCell {
     // Requirements (not only extension methods), so calls through `any ReplayCell` reach each type's own witness.
     var capacityBytes: Int { get }
     var counters: CacheCounters { get }
-    mutating func replay(_ batch: RequestBatch)
+    mutating func replay(_ batch: borrowing RequestBatch)
 }
 
 extension ReplayCell {
     var capacityBytes: Int { cache.capacityBytes }
     var counters: CacheCounters { cache.counters }
 
-    mutating func replay(_ batch: RequestBatch) {
+    mutating func replay(_ batch: borrowing RequestBatch) {
         batch.objects.withUnsafeBufferPointer { objects in
             batch.sizes.withUnsafeBufferPointer { sizes in
                 batch.times.withUnsafeBufferPointer { times in
