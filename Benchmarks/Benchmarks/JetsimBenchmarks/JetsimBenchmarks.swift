@@ -48,6 +48,27 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The one-pass byte reader of `jetsim cachesim` on the same file (ids numbered, no catalog pass).
+    Benchmark("Parse-libcachesim-stream") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let stream = try LibCacheSimStream(path: files.libcachesim)
+            var batch = RequestBatch()
+            var n = 0
+            while try stream.next(into: &batch) { n += batch.count }
+            blackHole(n)
+        }
+    }
+
+    // The cache replay alone (`jetsim cachesim` without parsing): LRU over 1 M Zipf requests, 1 % capacity.
+    let zipf = ZipfRequests(count: 1_000_000, objects: 100_000)
+    Benchmark("CacheReplay-lru-1M-requests", configuration: .init(maxIterations: 10)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: LRUPolicy())
+            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k) }
+            blackHole(cache.counters.misses)
+        }
+    }
+
     // Ranking cost of every built-in policy: one decision among 100 candidates.
     let candidates = (0..<100).map { k in
         KillCandidate(app: Int32(k), state: k % 7 == 0 ? .background : .suspended, priorityClass: k % 7 == 0 ? .backgroundWork : .idle,
