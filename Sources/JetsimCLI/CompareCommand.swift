@@ -156,7 +156,14 @@ public struct CompareCommand: ParsableCommand {
         }) else {
             throw ValidationError("the charted cell (--chart-device, --chart-policy, --chart-seed) is not in the grid")
         }
-        let queue = WorkQueue(count: cells.count)
+        // The charted cell goes first (its thread then draws the chart files while the other cells run), then the
+        // cells whose policy scans every resident app at each kill (no ranking key: the slow ones), so that no long
+        // cell starts last and leaves a thread idle at the end. The order cannot change a result.
+        let scans = prototypes.map { $0.rankingKey(KillCandidate(app: 0)) == nil }
+        let rest = cells.indices.filter { $0 != chartIndex }
+        let queue = WorkQueue(order: [chartIndex] + rest.filter { scans[cells[$0].policy] } + rest.filter { !scans[cells[$0].policy] })
+        let chart = ChartBox()
+        let catalogNames = catalog.profiles.map(\.name)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
             while let k = queue.next() {
@@ -170,6 +177,7 @@ public struct CompareCommand: ParsableCommand {
                     let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
                                          future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
                                          keepKillsAndSamples: k == chartIndex)
+                    if k == chartIndex { chart.files = try ChartFiles(result, catalogNames: catalogNames) }
                     report(slots.set(k, result))
                 } catch {
                     failure.record(error)
@@ -178,8 +186,8 @@ public struct CompareCommand: ParsableCommand {
         }
         if let error = failure.first { throw error }
         if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
-        try writeReports(plan, results: slots.all, chartIndex: chartIndex, devices: devices, catalogNames: catalog.profiles.map(\.name),
-                         started: started)
+        guard let chartFiles = chart.files else { throw ValidationError("the charted cell did not run") }
+        try writeReports(plan, results: slots.all, chart: chartFiles, devices: devices, started: started)
     }
 
     static func printProgress(_ done: Int, of total: Int, started: Date, final: Bool = false) {
@@ -189,9 +197,8 @@ public struct CompareCommand: ParsableCommand {
         print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
     }
 
-    /// - Parameter chartIndex: the charted cell's index in `results` (grid order).
-    private func writeReports(_ plan: Plan, results: [SimulationResult], chartIndex: Int, devices: [Device], catalogNames: [String],
-                              started: Date) throws {
+    /// - Parameter chart: the charted cell's files, drawn when it finished.
+    private func writeReports(_ plan: Plan, results: [SimulationResult], chart: ChartFiles, devices: [Device], started: Date) throws {
         let traceName = baseName(plan.trace)
         let labels = RunLabels(trace: traceName, appNames: [])
         var summary = CSVLine.of(ReportFiles.summaryHeader)
@@ -228,17 +235,8 @@ public struct CompareCommand: ParsableCommand {
                 latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
             }
         }
-        let chartCell = results[chartIndex]
-        var chartSeries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
-        let cellPrefix = String(CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed)]).dropLast()) + ","
-        for sample in chartCell.samples { chartSeries += cellPrefix + ReportFiles.sampleLine(sample) }
-        var chartKills = CSVLine.of(["device", "policy", "seed", "time", "app", "reason"])
-        for k in chartCell.kills {
-            chartKills += CSVLine.of([chartCell.device.name, chartCell.policy.displayName, String(chartCell.seed),
-                                      FixedPoint.seconds(k.time), catalogNames[Int(k.app)], k.reason.reportName])
-        }
         var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency),
-                        ("chart-timeseries.csv", chartSeries), ("chart-kills.csv", chartKills)]
+                        ("chart-timeseries.csv", chart.timeseries), ("chart-kills.csv", chart.kills)]
         if plan.interval > 0 { contents.append(("intervals.csv", intervals)) }
         for (name, text) in contents {
             let f = try AtomicFile(path: plan.out + "/" + name)
@@ -247,7 +245,7 @@ public struct CompareCommand: ParsableCommand {
         }
         for f in files { try f.commit() }
         let page = try AtomicFile(path: plan.out + "/report.html")
-        try page.write(try ChartReport.html(directory: plan.out))
+        try page.write(try ChartReport.html(directory: plan.out, memoryChart: chart.memoryChart))
         try page.commit()
         if !quiet {
             print(CompareReports.table(rows, header: header, seeds: plan.seeds.count), terminator: "")
@@ -267,18 +265,49 @@ func runCell<P: EvictionPolicy>(_ policy: P, device: Device, catalog: AppCatalog
     return keepKillsAndSamples ? run(NullObserver()) : run(CountersOnlyObserver())
 }
 
-/// Hands out cell indices, each once, to worker threads.
+/// Hands out cell indices, each once and in `order`, to worker threads.
 final class WorkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var position = 0
-    private let count: Int
-    init(count: Int) { self.count = count }
+    private let order: [Int]
+    init(order: [Int]) { self.order = order }
     func next() -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        guard position < count else { return nil }
+        guard position < order.count else { return nil }
         position += 1
-        return position - 1
+        return order[position - 1]
+    }
+}
+
+/// The charted cell's `chart-timeseries.csv` and `chart-kills.csv`, and the memory chart of `report.html` drawn from
+/// them exactly as `jetsim plot` draws it from the files.
+struct ChartFiles: Sendable {
+    var timeseries: String
+    var kills: String
+    var memoryChart: String
+
+    init(_ cell: SimulationResult, catalogNames: [String]) throws {
+        let prefix = String(CSVLine.of([cell.device.name, cell.policy.displayName, String(cell.seed)]).dropLast()) + ","
+        timeseries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
+        for sample in cell.samples { timeseries += prefix + ReportFiles.sampleLine(sample) }
+        kills = CSVLine.of(["device", "policy", "seed", "time", "app", "reason"])
+        let apps = catalogNames.map { String(CSVLine.of([$0]).dropLast()) }   // quoted once per app, not per kill
+        for k in cell.kills {
+            kills += prefix + FixedPoint.seconds(k.time) + "," + apps[Int(k.app)] + "," + k.reason.reportName + "\n"
+        }
+        memoryChart = ChartReport.memoryChart(timeseries: try ChartReport.table(text: timeseries, name: "chart-timeseries.csv"),
+                                              kills: try ChartReport.table(text: kills, name: "chart-kills.csv"))
+    }
+}
+
+/// Where the charted cell's thread leaves its chart files.
+final class ChartBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: ChartFiles?
+    var files: ChartFiles? {
+        get { lock.lock(); defer { lock.unlock() }; return value }
+        set { lock.lock(); defer { lock.unlock() }; value = newValue }
     }
 }
 

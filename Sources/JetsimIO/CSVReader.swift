@@ -37,6 +37,15 @@ public final class CSVReader {
         scanner = RowScanner(path: path, fd: fd, gz: gz, delimiter: delimiter, bufferSize: max(bufferSize, 16))
     }
 
+    /// Reads CSV text already in memory (`name` stands for the file in messages).
+    public init(text: String, name: String) {
+        path = name
+        scanner = RowScanner(path: name, fd: -1, gz: nil, delimiter: UInt8(ascii: ","), bufferSize: 16)
+        scanner.buffer = Array(text.utf8)
+        scanner.limit = scanner.buffer.count
+        scanner.atEOF = true
+    }
+
     deinit { scanner.close() }
 
     /// Line of the current row's first byte (1-based).

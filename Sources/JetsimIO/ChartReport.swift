@@ -19,7 +19,15 @@ public enum ChartReport {
 
     /// A CSV file as rows of named fields (quoted fields handled by the project's reader).
     public static func table(_ path: String) throws(InputError) -> [Row] {
-        let reader = try CSVReader(path: path)
+        try rows(of: try CSVReader(path: path))
+    }
+
+    /// CSV text in memory as rows of named fields.
+    public static func table(text: String, name: String) throws(InputError) -> [Row] {
+        try rows(of: CSVReader(text: text, name: name))
+    }
+
+    private static func rows(of reader: CSVReader) throws(InputError) -> [Row] {
         guard try reader.nextRow() else { return [] }
         var columns: [String: Int] = [:]
         for (k, name) in reader.strings().enumerated() where columns[name] == nil { columns[name] = k }
@@ -163,6 +171,21 @@ public enum ChartReport {
 
     /// The page for the compare directory `directory`.
     public static func html(directory: String) throws(InputError) -> String {
+        let timeseries = try table(directory + "/chart-timeseries.csv")
+        let kills = try table(directory + "/chart-kills.csv")
+        return try html(directory: directory, memoryChart: memoryChart(timeseries: timeseries, kills: kills))
+    }
+
+    /// The memory chart of the charted cell from the rows of `chart-timeseries.csv` and `chart-kills.csv` (compare
+    /// draws it as soon as that cell is done, while the other cells still run).
+    public static func memoryChart(timeseries: [Row], kills: [Row]) -> String {
+        let cell = kills.first.map { "\($0["device"] ?? "") · \($0["policy"] ?? "") · seed \($0["seed"] ?? "")" }
+            ?? timeseries.first.map { "\($0["device"] ?? "") · \($0["policy"] ?? "")" } ?? ""
+        return memory(timeseries: timeseries, kills: kills, cell: cell)
+    }
+
+    /// The page for `directory`, whose `summary.csv` and `latency.csv` are read, with the memory chart given.
+    public static func html(directory: String, memoryChart: String) throws(InputError) -> String {
         let summary = try table(directory + "/summary.csv")
         var devices: [String] = [], policies: [String] = []
         for r in summary {
@@ -170,10 +193,6 @@ public enum ChartReport {
             if let p = r["policy"], !policies.contains(p) { policies.append(p) }
         }
         let latencyRows = try table(directory + "/latency.csv")
-        let timeseries = try table(directory + "/chart-timeseries.csv")
-        let kills = try table(directory + "/chart-kills.csv")
-        let cell = kills.first.map { "\($0["device"] ?? "") · \($0["policy"] ?? "") · seed \($0["seed"] ?? "")" }
-            ?? timeseries.first.map { "\($0["device"] ?? "") · \($0["policy"] ?? "")" } ?? ""
         var legend = "<p class=\"legend\">"
         for (k, p) in policies.enumerated() { legend += "<span><i style=\"background:\(palette[k % palette.count])\"></i>\(esc(p))</span> " }
         legend += "</p>"
@@ -181,7 +200,7 @@ public enum ChartReport {
         body += legend
         body += bars(title: "Cold launches (mean over seeds)", metric: "cold_launches", summary: summary, devices: devices, policies: policies)
         body += bars(title: "User-visible kills (mean over seeds)", metric: "user_visible_kills", summary: summary, devices: devices, policies: policies)
-        body += memory(timeseries: timeseries, kills: kills, cell: cell)
+        body += memoryChart
         for d in devices { body += latency(rows: latencyRows, device: d, policies: policies) }
         return """
         <!DOCTYPE html>
