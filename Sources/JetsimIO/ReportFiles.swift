@@ -87,13 +87,43 @@ public enum ReportFiles {
     public static let killsHeader = ["time", "app", "reason", "state", "band", "footprint_mb", "idle_s",
                                      "available_mb_before", "available_mb_after", "policy", "priority_class", "user_visible"]
 
-    public static func killLine(_ k: KillRecord, policy: String, appNames: [String]) -> String {
-        CSVLine.of([
-            FixedPoint.seconds(k.time), appNames[Int(k.app)], k.reason.reportName, k.state.reportName,
-            String(k.band), FixedPoint.mebibytes(k.footprintBytes), FixedPoint.seconds(k.idleMicros),
-            FixedPoint.mebibytes(k.availableBefore), FixedPoint.mebibytes(k.availableAfter), policy,
-            k.priorityClass.reportName, k.userVisible ? "true" : "false",
-        ])
+    /// One `kills.csv` row at the end of `out`; `policy` and `appNames` are fields already quoted where needed
+    /// (`field(_:)`), so a row is built from integers without a `String`.
+    public static func appendKillLine(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], to out: inout [UInt8]) {
+        FixedPoint.append(k.time, over: Units.microsPerSecond, decimals: 3, to: &out)
+        out.append(44)
+        out.append(contentsOf: appNames[Int(k.app)])
+        out.append(44)
+        out.append(contentsOf: k.reason.reportName.utf8)
+        out.append(44)
+        out.append(contentsOf: k.state.reportName.utf8)
+        out.append(44)
+        appendInteger(k.band, to: &out)
+        out.append(44)
+        appendMebibytes(k.footprintBytes, to: &out)
+        out.append(44)
+        FixedPoint.append(k.idleMicros, over: Units.microsPerSecond, decimals: 3, to: &out)
+        out.append(44)
+        appendMebibytes(k.availableBefore, to: &out)
+        out.append(44)
+        appendMebibytes(k.availableAfter, to: &out)
+        out.append(44)
+        out.append(contentsOf: policy)
+        out.append(44)
+        out.append(contentsOf: k.priorityClass.reportName.utf8)
+        out.append(contentsOf: k.userVisible ? ",true\n".utf8 : ",false\n".utf8)
+    }
+
+    /// `text` as one CSV field (quoted when it holds a comma, quote or line break), as bytes.
+    public static func field(_ text: String) -> [UInt8] { Array(CSVLine.of([text]).utf8.dropLast()) }
+
+    static func appendInteger(_ v: Int, to out: inout [UInt8]) {
+        if v < 0 { out.append(45) }
+        FixedPoint.appendDigits(v.magnitude, to: &out)
+    }
+
+    static func appendMebibytes(_ bytes: Int, to out: inout [UInt8]) {
+        FixedPoint.append(bytes, over: Units.mebibyte, decimals: 3, to: &out)
     }
 
     // MARK: apps.csv
@@ -119,11 +149,29 @@ public enum ReportFiles {
                                           "compressor_mb", "free_mb", "footprint_mb"]
 
     public static func sampleLine(_ s: MemorySample) -> String {
-        CSVLine.of([
-            FixedPoint.seconds(s.time), FixedPoint.mebibytes(s.availableBytes), s.pressure.reportName,
-            String(s.residentApps), String(s.suspendedApps), FixedPoint.mebibytes(s.compressorBytes),
-            FixedPoint.mebibytes(s.freeBytes), FixedPoint.mebibytes(s.footprintBytes),
-        ])
+        var out: [UInt8] = []
+        appendSampleLine(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One `timeseries.csv` row at the end of `out`.
+    public static func appendSampleLine(_ s: MemorySample, to out: inout [UInt8]) {
+        FixedPoint.append(s.time, over: Units.microsPerSecond, decimals: 3, to: &out)
+        out.append(44)
+        appendMebibytes(s.availableBytes, to: &out)
+        out.append(44)
+        out.append(contentsOf: s.pressure.reportName.utf8)
+        out.append(44)
+        appendInteger(s.residentApps, to: &out)
+        out.append(44)
+        appendInteger(s.suspendedApps, to: &out)
+        out.append(44)
+        appendMebibytes(s.compressorBytes, to: &out)
+        out.append(44)
+        appendMebibytes(s.freeBytes, to: &out)
+        out.append(44)
+        appendMebibytes(s.footprintBytes, to: &out)
+        out.append(10)
     }
 
     // MARK: events.csv
@@ -184,7 +232,10 @@ public struct ReportStreamObserver: SimulationObserver {
     public let timeseries: AtomicFile
     public let events: AtomicFile?
     private let appNames: [String]
-    private let policy: String
+    /// App names and the policy as ready CSV fields, and one line's bytes reused row after row.
+    private let appFields: [[UInt8]]
+    private let policyField: [UInt8]
+    private var line: [UInt8] = []
     public private(set) var failure: InputError?
 
     public init(directory: String, appNames: [String], policy: String, events withEvents: Bool) throws(InputError) {
@@ -192,7 +243,9 @@ public struct ReportStreamObserver: SimulationObserver {
         timeseries = try AtomicFile(path: directory + "/timeseries.csv")
         events = withEvents ? try AtomicFile(path: directory + "/events.csv") : nil
         self.appNames = appNames
-        self.policy = policy
+        appFields = appNames.map(ReportFiles.field)
+        policyField = ReportFiles.field(policy)
+        line.reserveCapacity(256)
         try kills.write(CSVLine.of(ReportFiles.killsHeader))
         try timeseries.write(CSVLine.of(ReportFiles.timeseriesHeader))
         try events?.write(CSVLine.of(ReportFiles.eventsHeader))
@@ -211,11 +264,15 @@ public struct ReportStreamObserver: SimulationObserver {
 
     public mutating func record(kill: KillRecord) {
         guard failure == nil else { return }
-        do { try kills.write(ReportFiles.killLine(kill, policy: policy, appNames: appNames)) } catch { failure = error }
+        line.removeAll(keepingCapacity: true)
+        ReportFiles.appendKillLine(kill, policy: policyField, appNames: appFields, to: &line)
+        do { try kills.write(bytes: line) } catch { failure = error }
     }
 
     public mutating func record(sample: MemorySample) {
         guard failure == nil else { return }
-        do { try timeseries.write(ReportFiles.sampleLine(sample)) } catch { failure = error }
+        line.removeAll(keepingCapacity: true)
+        ReportFiles.appendSampleLine(sample, to: &line)
+        do { try timeseries.write(bytes: line) } catch { failure = error }
     }
 }

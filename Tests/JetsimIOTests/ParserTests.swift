@@ -1,5 +1,5 @@
 import Foundation
-import JetsimCore
+@testable import JetsimCore
 @testable import JetsimIO
 import Testing
 
@@ -255,5 +255,31 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         #expect(FixedPoint.mebibytes(Units.mebibyte * 3 / 2) == "1.500")
         #expect(FixedPoint.seconds(Int.max) == "9223372036854.776")
         #expect(CSVLine.of(["a,b", "say \"x\"", "plain"]) == "\"a,b\",\"say \"\"x\"\"\",plain\n")
+        #expect(FixedPoint.format(0, over: 7, decimals: 3) == "0.000")
+        #expect(FixedPoint.format(-7, over: -2, decimals: 0) == "4")
+        #expect(FixedPoint.format(Int.min, over: 1, decimals: 0) == "-9223372036854775808")
+        #expect(FixedPoint.format(999_999, over: 1_000_000, decimals: 3) == "1.000")
+        #expect(FixedPoint.format(1, over: 1000, decimals: 3) == "0.001")
+    }
+
+    /// Report rows are built as bytes; they must read exactly as the fields joined by the CSV writer would.
+    @Test func byteBuiltReportLinesMatchTheCSVWriter() {
+        let kill = KillRecord(time: 61_234_567, app: 1, reason: .vmPageShortage, state: .suspended, priorityClass: .idle, band: -1,
+                              footprintBytes: 123_456_789, idleMicros: 5_000_500, availableBefore: -1_048_576, availableAfter: 0,
+                              userVisible: true)
+        let names = ["Maps", "Mail, \"Pro\""]
+        var out: [UInt8] = []
+        ReportFiles.appendKillLine(kill, policy: ReportFiles.field("cost(alpha=0.5,beta=1)"), appNames: names.map(ReportFiles.field), to: &out)
+        let expected = CSVLine.of([
+            FixedPoint.seconds(kill.time), names[1], kill.reason.reportName, kill.state.reportName, String(kill.band),
+            FixedPoint.mebibytes(kill.footprintBytes), FixedPoint.seconds(kill.idleMicros), FixedPoint.mebibytes(kill.availableBefore),
+            FixedPoint.mebibytes(kill.availableAfter), "cost(alpha=0.5,beta=1)", kill.priorityClass.reportName, "true",
+        ])
+        #expect(String(decoding: out, as: UTF8.self) == expected)
+        let sample = MemorySample(time: 3_600_000_000, availableBytes: -5, freeBytes: 7 << 20, pressure: .critical, residentApps: 12,
+                                  suspendedApps: 0, compressorBytes: 1, footprintBytes: 1 << 30)
+        #expect(ReportFiles.sampleLine(sample) == CSVLine.of([
+            "3600.000", FixedPoint.mebibytes(-5), "critical", "12", "0", FixedPoint.mebibytes(1), "7.000", "1024.000",
+        ]))
     }
 }

@@ -27,23 +27,60 @@ public enum FixedPoint {
     /// `numerator / denominator` with `decimals` digits, rounded half away from zero.
     /// `format(3, 2, decimals: 2)` is `"1.50"`; a zero denominator renders as `"0"` followed by the decimals.
     public static func format(_ numerator: Int, over denominator: Int, decimals: Int) -> String {
-        guard denominator != 0 else { return decimals > 0 ? "0." + String(repeating: "0", count: decimals) : "0" }
-        var scale = 1
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(numerator, over: denominator, decimals: decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format` written as ASCII bytes at the end of `out` (report writers build lines without `String`s).
+    @inlinable
+    public static func append(_ numerator: Int, over denominator: Int, decimals: Int, to out: inout [UInt8]) {
+        guard denominator != 0 else {
+            out.append(48)
+            if decimals > 0 {
+                out.append(46)
+                for _ in 0..<decimals { out.append(48) }
+            }
+            return
+        }
+        var scale: UInt = 1
         for _ in 0..<decimals { scale *= 10 }
         let negative = (numerator < 0) != (denominator < 0) && numerator != 0
         let n = numerator.magnitude, d = denominator.magnitude
         // Widen to avoid overflow of n × scale on large byte counts.
-        let (high, low) = n.multipliedFullWidth(by: UInt(scale))
+        let (high, low) = n.multipliedFullWidth(by: scale)
         let (q, r) = d.dividingFullWidth((high, low))
         let rounded = r * 2 >= d ? q + 1 : q
-        let whole = rounded / UInt(scale), frac = rounded % UInt(scale)
-        var text = negative && rounded != 0 ? "-" : ""
-        text += String(whole)
+        if negative && rounded != 0 { out.append(45) }
+        appendDigits(rounded / scale, to: &out)
         if decimals > 0 {
-            let digits = String(frac)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+            out.append(46)
+            var frac = rounded % scale
+            let start = out.count
+            for _ in 0..<decimals { out.append(48) }
+            var at = start + decimals - 1
+            while frac > 0 {
+                out[at] = 48 + UInt8(frac % 10)
+                frac /= 10
+                at -= 1
+            }
         }
-        return text
+    }
+
+    /// The decimal digits of `value` at the end of `out`.
+    @inlinable
+    public static func appendDigits(_ value: UInt, to out: inout [UInt8]) {
+        var digits = 1, rest = value / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let start = out.count
+        for _ in 0..<digits { out.append(48) }
+        var v = value, at = start + digits - 1
+        while v > 0 {
+            out[at] = 48 + UInt8(v % 10)
+            v /= 10
+            at -= 1
+        }
     }
 
     /// Bytes as MiB with three decimals.
