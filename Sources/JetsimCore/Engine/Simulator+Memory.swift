@@ -296,10 +296,10 @@ extension Simulator {
         if !a.nearLimitWarned { consider(device.warningLevel(forLimit: limit) - footprint) }
         consider(limit - footprint + 1)
         let avail = available
-        consider(avail - device.softBytes + 1)
-        consider(avail - device.idleBytes + 1)
-        consider(avail - device.criticalBytes + 1)
-        if device.freezer.enabled { consider(avail - device.freezerBytes + 1) }
+        consider(avail - limits.soft + 1)
+        consider(avail - limits.idle + 1)
+        consider(avail - limits.critical + 1)
+        if device.freezer.enabled { consider(avail - limits.freezer + 1) }
         // Growth needed from the session's base, in whole pages, and the time the formula reaches it.
         let needed = Units.roundUp(a.dirtyResident - a.growthBase + delta, to: device.pageSize)
         let (high, low) = needed.multipliedFullWidth(by: Self.microsPerMinute)

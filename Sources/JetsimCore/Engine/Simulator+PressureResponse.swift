@@ -23,23 +23,23 @@ extension Simulator {
         refreshMeasured()
         compressorExhausted = false
         reclaimCleanPages()
-        if device.freezer.enabled && available < device.freezerBytes { runFreezer() }
-        let soft = device.softBytes
+        if device.freezer.enabled && available < limits.freezer { runFreezer() }
+        let soft = limits.soft
         if available < soft && device.compressor.enabled {
             // With the compressor off, volatile memory already counts as available and is purged on demand.
-            while available < soft, let i = oldestVolatile(ripeOnly: available >= device.criticalBytes) { purgeVolatile(of: i) }
+            while available < soft, let i = oldestVolatile(ripeOnly: available >= limits.critical) { purgeVolatile(of: i) }
             while available < soft, let i = leastRecentlyUsedCompressible() {
                 if !compress(i) { break }
             }
         }
         updatePressureLevel()
         if available < soft && !device.appLimitFatal { killWhile(below: soft, scope: .overLimit, reason: .highwater) }
-        killWhile(below: device.idleBytes, scope: .idleBand, reason: .idleExit)
-        killWhile(below: device.criticalBytes, scope: .any,
+        killWhile(below: limits.idle, scope: .idleBand, reason: .idleExit)
+        killWhile(below: limits.critical, scope: .any,
                   reason: compressorExhausted ? .vmCompressorSpaceShortage : .vmPageShortage)
         reclaimCleanPages()
         updatePressureLevel()
-        if available >= device.criticalBytes { inOutOfMemory = false }
+        if available >= limits.critical { inOutOfMemory = false }
     }
 
     /// Freezes idle suspended apps, least recently used first, within the freezer's count and daily write budget.
@@ -49,7 +49,7 @@ extension Simulator {
             freezerDay = day
             freezerDayWritten = 0
         }
-        while frozenCount < device.freezer.maxFrozen && available < device.freezerBytes {
+        while frozenCount < device.freezer.maxFrozen && available < limits.freezer {
             var best: Int?
             var bestTime = Int.max
             for app in resident.members {
@@ -91,7 +91,7 @@ extension Simulator {
         let total = nonCompressed + memory.compressedLogical
         func shareBelow(_ percent: Int) -> Bool { nonCompressed * 100 < percent * total }
         func shareAbove(_ percent: Int) -> Bool { nonCompressed * 100 > percent * total }
-        let avail = available, soft = device.softBytes, critical = device.criticalBytes
+        let avail = available, soft = limits.soft, critical = limits.critical
         let enterCritical = shareBelow(t.criticalEnter) || avail < critical
         let enterWarning = shareBelow(t.warningEnter) || avail < soft
         let leaveWarning = shareAbove(t.warningExit) && avail >= soft / 10 * 12
@@ -178,7 +178,7 @@ extension Simulator {
     private mutating func killOrPurge(_ i: Int, reason: KillReason) {
         let purged = purgeVolatile(of: i)
         refreshMeasured()
-        if purged > 0 && available >= device.softBytes {
+        if purged > 0 && available >= limits.soft {
             metrics.killsAvoidedByPurge += 1
             return
         }

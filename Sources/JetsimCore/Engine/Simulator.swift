@@ -74,6 +74,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Candidates ordered by the policy's ranking key, when it has one (nil: kill decisions scan).
     var candidateIndex: CandidateIndex?
     var order: [Int32] = []
+    /// The device's thresholds in bytes, computed once (they are read several times per event).
+    let limits: ThresholdBytes
     /// Real memory mirroring the model (real-memory mode), or nil.
     let backing: (any MemoryBacking)?
     /// Bytes the backing's allocator retains beyond the model, counted against available memory when kill
@@ -103,6 +105,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         apps = Array(repeating: AppRuntime(), count: catalog.count)
         resident = ResidentSet(count: catalog.count)
         memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
+        limits = ThresholdBytes(device)
         self.policy = policy
         self.observer = observer
         self.options = options
@@ -336,7 +339,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     // MARK: Shared helpers
 
-    var available: Int { memory.available(compressorEnabled: device.compressor.enabled) - retainedBytes }
+    var available: Int { memory.available(compressorEnabled: limits.compressorOn) - retainedBytes }
 
     /// Records a lifecycle step for the observer.
     mutating func emit(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
@@ -417,5 +420,18 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
         if frozenCount > device.freezer.maxFrozen { problems.append("\(frozenCount) frozen apps exceed the freezer's limit") }
         return problems
+    }
+}
+
+/// A device's kill, freezer and compressor settings as the engine reads them per event.
+struct ThresholdBytes {
+    let soft: Int, idle: Int, critical: Int, freezer: Int
+    let compressorOn: Bool
+    init(_ device: Device) {
+        soft = device.softBytes
+        idle = device.idleBytes
+        critical = device.criticalBytes
+        freezer = device.freezerBytes
+        compressorOn = device.compressor.enabled
     }
 }
