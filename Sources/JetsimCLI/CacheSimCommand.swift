@@ -18,6 +18,7 @@ public struct CacheSimCommand: ParsableCommand {
         Examples:
           jetsim cachesim --trace requests.csv --capacity 1GiB --policy lru
           jetsim cachesim --trace requests.csv.gz --capacity 150311479,1.5GB,15GB --policy lru,fifo,xnu --out /tmp/cache
+          jetsim cachesim --trace requests.csv --capacity 0.1%,1%,10% --policy lru,lfu
           jetsim cachesim --trace objects.txt --capacity 1000 --policy lfu --csv-fields obj-id=1
         """
     )
@@ -25,7 +26,7 @@ public struct CacheSimCommand: ParsableCommand {
     @Option(help: "libCacheSim trace: CSV (time, obj-id, obj-size; header detected; gzip read transparently) or txt (one object id per line, size 1).")
     var trace: String
 
-    @Option(help: "Comma-separated cache capacities: bytes, or with a unit (500MB, 2GiB).")
+    @Option(help: "Comma-separated cache capacities: bytes, with a unit (500MB, 2GiB), or a share of the working set (1%, 0.1%; one more pass over the trace).")
     var capacity: String
 
     @Option(help: "Comma-separated policies, as in `jetsim run` (built-ins with parameters, policy files).")
@@ -55,8 +56,8 @@ public struct CacheSimCommand: ParsableCommand {
     public func validate() throws {
         let capacities = Self.list(capacity)
         guard !capacities.isEmpty else { throw ValidationError("--capacity needs at least one capacity") }
-        for c in capacities where (DeviceSource.parseCapacity(c) ?? 0) <= 0 {
-            throw ValidationError("--capacity: expected bytes or a size such as 500MB or 2GiB, found '\(c)'")
+        for c in capacities where CacheCapacity(parsing: c) == nil {
+            throw ValidationError("--capacity: expected bytes, a size such as 500MB or 2GiB, or a share of the working set such as 1%, found '\(c)'")
         }
         guard !Self.list(policy).isEmpty else { throw ValidationError("--policy needs at least one policy") }
     }
@@ -66,7 +67,11 @@ public struct CacheSimCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        let capacities = Self.list(capacity).compactMap(DeviceSource.parseCapacity)
+        let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
+        let given = Self.list(capacity).compactMap(CacheCapacity.init(parsing:))
+        var workingSet = 0
+        if given.contains(where: \.isShare) { workingSet = try LibCacheSimStream.workingSet(path: trace, fields: fields).bytes }
+        let capacities = given.map { $0.bytes(workingSet: workingSet) }
         var cells: [any ReplayCell] = []
         for text in Self.list(policy) {
             for bytes in capacities {
@@ -79,7 +84,6 @@ public struct CacheSimCommand: ParsableCommand {
                 cells.append(makeCell(made, capacity: bytes))
             }
         }
-        let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
         // One pass: each batch goes through every cell while the next one is parsed on a second thread.
         let requests = ReadAheadRequests(try LibCacheSimStream(path: trace, fields: fields))
         while try requests.next({ batch in for k in cells.indices { cells[k].replay(batch) } }) {}
@@ -99,6 +103,35 @@ public struct CacheSimCommand: ParsableCommand {
                       + "\(FixedPoint.format(c.missedBytes, over: c.requestedBytes, decimals: 6)), evictions \(c.evictions)")
             }
             print("\(total) requests, \(rows.first?.counters.objects ?? 0) objects; report: \(directory)/cache.csv")
+        }
+    }
+}
+
+/// A `--capacity` item: bytes, or a share of the working set in millionths of a percent.
+enum CacheCapacity: Equatable {
+    case bytes(Int)
+    case share(microPercent: Int)
+
+    init?(parsing text: String) {
+        if text.hasSuffix("%") {
+            let number = Array(text.dropLast().utf8)
+            guard let p = number.withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: 1_000_000) }), p > 0, p <= 100_000_000 else { return nil }
+            self = .share(microPercent: p)
+        } else {
+            guard let b = DeviceSource.parseCapacity(text), b > 0 else { return nil }
+            self = .bytes(b)
+        }
+    }
+
+    var isShare: Bool { if case .share = self { true } else { false } }
+
+    /// The capacity in bytes: a share is rounded down (as libCacheSim's fractions of the working set).
+    func bytes(workingSet: Int) -> Int {
+        switch self {
+        case let .bytes(b): return b
+        case let .share(p):
+            let (high, low) = workingSet.magnitude.multipliedFullWidth(by: UInt(p))
+            return Int((100_000_000 as UInt).dividingFullWidth((high, low)).quotient)   // ≤ the working set: fits
         }
     }
 }

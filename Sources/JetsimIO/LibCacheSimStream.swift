@@ -59,6 +59,26 @@ public final class LibCacheSimStream {
     /// Distinct objects seen so far.
     public var objectCount: Int { scanner.ids.count }
 
+    /// The working set of the trace at `path`: distinct objects and the sum of their sizes (each object's first
+    /// request's size), in one pass — what capacities given as a share of the working set are taken of.
+    public static func workingSet(path: String, fields: LibCacheSimTrace.Fields = .init()) throws(InputError) -> (objects: Int, bytes: Int) {
+        let stream = try LibCacheSimStream(path: path, fields: fields)
+        var batch = RequestBatch()
+        var seen: [Bool] = []
+        var bytes = 0
+        while try stream.next(into: &batch) {
+            for k in 0..<batch.count {
+                let o = Int(batch.objects[k])
+                if o >= seen.count { seen.append(contentsOf: repeatElement(false, count: o + 1 - seen.count)) }
+                if !seen[o] {
+                    seen[o] = true
+                    bytes += batch.sizes[k]   // ≤ 2⁵⁰ each, < 2³¹ objects: no overflow
+                }
+            }
+        }
+        return (stream.objectCount, bytes)
+    }
+
     /// Refills `batch` with the next requests; false (and an empty batch) at the end of the trace.
     public func next(into batch: inout RequestBatch) throws(InputError) -> Bool {
         batch.removeAll()

@@ -57,6 +57,28 @@ import Testing
         #expect(a.replacingOccurrences(of: "t.csv,", with: "t.csv.gz,") == (try String(contentsOfFile: dir + "/b/cache.csv", encoding: .utf8)))
     }
 
+    @Test func sharesOfTheWorkingSetAreRoundedDownBytes() throws {
+        let dir = try scratch()
+        let path = try Self.trace(in: dir)
+        // The working set: each distinct object's first size.
+        var sizes: [String: Int] = [:]
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            if sizes[String(f[1])] == nil { sizes[String(f[1])] = Int(f[2]) }
+        }
+        let workingSet = sizes.values.reduce(0, +)
+        let shares = try CLI.run(["cachesim", "--trace", path, "--capacity", "10%,2.5%", "--out", dir + "/s", "--quiet"])
+        let bytes = try CLI.run(["cachesim", "--trace", path, "--capacity", "\(workingSet / 10),\(workingSet * 25 / 1000)", "--out", dir + "/b", "--quiet"])
+        #expect(shares.status == 0 && bytes.status == 0, "\(shares.stderr)")
+        let a = try Self.rows(dir + "/s/cache.csv"), b = try Self.rows(dir + "/b/cache.csv")
+        #expect(a.map { $0["capacity_bytes"] } == [String(workingSet / 10), String(workingSet * 25 / 1000)])
+        #expect(a.map { $0["misses"] } == b.map { $0["misses"] })
+        for bad in ["0%", "101%", "x%"] {
+            let r = try CLI.run(["cachesim", "--trace", path, "--capacity", bad, "--out", dir + "/x"])
+            #expect(r.status == 64 && r.stderr.contains("share of the working set"), "\(bad)")
+        }
+    }
+
     @Test func badInputWritesNothing() throws {
         let dir = try scratch()
         try "time,obj_id,obj_size\n1,2,3\n2,3,oops\n".write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
