@@ -90,6 +90,9 @@ public struct CacheSimCommand: ParsableCommand {
         guard let total = cells.first?.counters.requests, total > 0 else {
             throw InputError(file: trace, message: "no requests in the trace")
         }
+        if cells.contains(where: \.counters.byteTotalsOverflowed) {
+            throw InputError(file: trace, message: "the requests add up to more than 8 EiB; byte totals cannot be kept exactly")
+        }
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-cachesim"
         try makeDirectories(directory)

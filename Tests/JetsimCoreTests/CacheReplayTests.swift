@@ -73,6 +73,13 @@ import Testing
         #expect(replay.counters.evictions == 1 && replay.counters.evictedBytes == 30 && replay.counters.usedBytes == 80)
     }
 
+    @Test func byteTotalsPastEightExbibytesAreFlaggedNotTrapped() {
+        var replay = CacheReplay(capacityBytes: 1 << 52, policy: LRUPolicy())
+        for k in 0..<9000 { replay.request(Int32(k % 2), size: 1 << 50, time: k) }   // 9 000 PiB requested
+        #expect(replay.counters.byteTotalsOverflowed)
+        #expect(replay.counters.requests == 9000 && replay.counters.misses == 2)
+    }
+
     @Test func rankedListKeepsNonMonotoneKeysInOrder() {
         var list = RankedList()
         list.grow(to: 6)

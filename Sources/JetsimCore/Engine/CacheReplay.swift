@@ -14,6 +14,8 @@ public struct CacheCounters: Sendable, Equatable {
     public var notAdmitted = 0
     /// Bytes cached when the replay ended.
     public var usedBytes = 0
+    /// The requested bytes passed `Int.max` (8 EiB): the byte totals stopped there and must not be reported.
+    public var byteTotalsOverflowed = false
     public init() {}
 }
 
@@ -94,7 +96,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             _counters.objects += 1
         }
         let size = objects[o].size
-        _counters.requestedBytes += size
+        if !_counters.byteTotalsOverflowed {
+            let (total, overflow) = _counters.requestedBytes.addingReportingOverflow(size)
+            if overflow { _counters.byteTotalsOverflowed = true } else { _counters.requestedBytes = total }
+        }
         if object == current && objects[o].resident {   // the engine ignores an open of the foreground app: a hit
             _counters.hits += 1
             return
@@ -113,7 +118,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             return
         }
         _counters.misses += 1
-        _counters.missedBytes += size
+        if !_counters.byteTotalsOverflowed { _counters.missedBytes += size }   // ≤ requested bytes: no overflow
         objects[o].launchTime = time
         objects[o].launchSequence = launchSequence
         launchSequence &+= 1
@@ -166,7 +171,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             objects[victim].resident = false
             _counters.usedBytes -= objects[victim].size
             _counters.evictions += 1
-            _counters.evictedBytes += objects[victim].size
+            if !_counters.byteTotalsOverflowed { _counters.evictedBytes += objects[victim].size }   // ≤ missed bytes
         }
         return true
     }
