@@ -28,35 +28,45 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Trace parsing, native and libCacheSim CSV.
+    // Trace parsing, native and libCacheSim CSV, reported as MB/s and rows/s too (custom metrics, not gated).
     let parsed = Workload(apps: 100, users: 8, days: 7)
     let files = traceFiles(parsed)
-    Benchmark("Parse-native-csv") { benchmark in
-        for _ in benchmark.scaledIterations {
-            let reader = try TraceReader(path: files.native, catalog: parsed.catalog)
-            var n = 0
-            while try reader.next() != nil { n += 1 }
-            blackHole(n)
+    let rows = parsed.events.filter { $0.kind == .open }.count
+    let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+    let rowsPerSecond = BenchmarkMetric.custom("rows/s", polarity: .prefersLarger, useScalingFactor: false)
+    let parseMetrics = (Benchmark.defaultConfiguration.metrics) + [megabytesPerSecond, rowsPerSecond]
+    /// Runs `read` once per iteration and records its bytes and rows per second.
+    func parsing(_ name: String, file: String, read: @escaping @Sendable () throws -> Int) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        Benchmark(name, configuration: .init(metrics: parseMetrics)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let start = DispatchTime.now().uptimeNanoseconds
+                blackHole(try read())
+                let nanos = max(1, Int(DispatchTime.now().uptimeNanoseconds - start))
+                benchmark.measurement(megabytesPerSecond, bytes * 1000 / nanos)          // bytes/ns × 1000 = MB/s
+                benchmark.measurement(rowsPerSecond, rows * 1_000_000_000 / nanos)
+            }
         }
     }
-    Benchmark("Parse-libcachesim-csv") { benchmark in
-        for _ in benchmark.scaledIterations {
-            let trace = try LibCacheSimTrace(path: files.libcachesim)
-            var n = 0
-            while try trace.next() != nil { n += 1 }
-            blackHole(n)
-        }
+    parsing("Parse-native-csv", file: files.native) {
+        let reader = try TraceReader(path: files.native, catalog: parsed.catalog)
+        var n = 0
+        while try reader.next() != nil { n += 1 }
+        return n
     }
-
+    parsing("Parse-libcachesim-csv", file: files.libcachesim) {
+        let trace = try LibCacheSimTrace(path: files.libcachesim)
+        var n = 0
+        while try trace.next() != nil { n += 1 }
+        return n
+    }
     // The one-pass byte reader of `jetsim cachesim` on the same file (ids numbered, no catalog pass).
-    Benchmark("Parse-libcachesim-stream") { benchmark in
-        for _ in benchmark.scaledIterations {
-            let stream = try LibCacheSimStream(path: files.libcachesim)
-            var batch = RequestBatch()
-            var n = 0
-            while try stream.next(into: &batch) { n += batch.count }
-            blackHole(n)
-        }
+    parsing("Parse-libcachesim-stream", file: files.libcachesim) {
+        let stream = try LibCacheSimStream(path: files.libcachesim)
+        var batch = RequestBatch()
+        var n = 0
+        while try stream.next(into: &batch) { n += batch.count }
+        return n
     }
 
     // The cache replay alone (`jetsim cachesim` without parsing): LRU over 1 M Zipf requests, 1 % capacity. Without
