@@ -38,7 +38,6 @@ struct CachedObject {
     @inlinable init() {}
 }
 
-
 /// The cache-equivalent model (`Device.cache`, `Device.cacheEquivalent`) on its own, at cache-simulator speed:
 /// each request either hits (the object is resident) or misses; a missed object is admitted when it fits the
 /// cache at all, after evicting victims in the policy's order until it fits. An object keeps the size of its
@@ -84,8 +83,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         idleBand = _policy.band(for: .idle)
     }
 
-    /// One request of `object` (dense ids: a new object is the next unused id, or any id not seen yet) of `size`
-    /// bytes (> 0) at `time` µs (non-decreasing).
+    /// One request of `object` of `size` bytes (> 0) at `time` µs (non-decreasing). Object ids are dense numbers
+    /// from 0 (the readers number ids in order of first appearance); the replay grows to the largest seen.
     @inlinable
     public mutating func request(_ object: Int32, size: Int, time: Int) {
         let o = Int(object)
