@@ -2,6 +2,10 @@ import ArgumentParser
 import JetsimCore
 import JetsimIO
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `jetsim cachesim` — the cache-equivalent model alone, at cache-simulator speed: one pass over a libCacheSim
 /// trace feeds every policy × capacity cell.
 public struct CacheSimCommand: ParsableCommand {
@@ -95,9 +99,15 @@ public struct CacheSimCommand: ParsableCommand {
         }
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-cachesim"
-        try makeDirectories(directory)
         let rows = cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
-        try CacheReport.write(rows, trace: traceName, seed: seed, to: directory)
+        let createdDirectory = !directoryExists(directory)
+        do {
+            try makeDirectories(directory)
+            try CacheReport.write(rows, trace: traceName, seed: seed, to: directory)
+        } catch {
+            if createdDirectory { rmdir(directory) }   // leaves nothing behind; fails harmlessly if not empty
+            throw error
+        }
         if !quiet {
             for r in rows {
                 let c = r.counters
