@@ -178,7 +178,7 @@ public final class LibCacheSimStream {
             } else {
                 request = try generalFields(from: from, to: to, idField: idField, isText: isText)
             }
-            guard request.time >= lastTime else { throw InputError(file: path, line: line, field: "time", message: "times must not decrease") }
+            guard request.time >= lastTime else { throw LibCacheSimProblem.decreasingTime(path, line: line) }
             lastTime = request.time
             let (id, size, time) = (request.id, request.size, request.time)
             guard let object = ids.number(id) else {
@@ -253,19 +253,16 @@ public final class LibCacheSimStream {
                 }
                 func text(_ f: UnsafeBufferPointer<UInt8>?) -> String { f.map { String(decoding: $0, as: UTF8.self) } ?? "" }
                 guard let id = idBytes.flatMap({ LibCacheSimTrace.unsigned($0) }) else {
-                    throw InputError(file: path, line: line, field: "obj-id", message: "expected a numeric object id, found '\(text(idBytes))'")
+                    throw LibCacheSimProblem.objectID(path, line: line, found: text(idBytes))
                 }
                 let size = isText ? 1 : sizeBytes.flatMap { LibCacheSimTrace.unsigned($0) }
                 guard let size, size <= UInt64(DecimalParser.maxBytes) else {
-                    throw InputError(file: path, line: line, field: "obj-size", message: "expected a size in bytes, found '\(text(sizeBytes))'")
+                    throw LibCacheSimProblem.objectSize(path, line: line, found: text(sizeBytes))
                 }
-                guard size > 0 else {
-                    throw InputError(file: path, line: line, field: "obj-size",
-                                     message: "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)")
-                }
+                guard size > 0 else { throw LibCacheSimProblem.zeroSize(path, line: line) }
                 if isText { return ParsedRequest(id: id, size: 1, time: requestIndex * Units.microsPerSecond) }
                 guard let t = timeBytes.flatMap({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), t >= 0, t <= DecimalParser.maxMicros else {
-                    throw InputError(file: path, line: line, field: "time", message: "expected seconds, found '\(text(timeBytes))'")
+                    throw LibCacheSimProblem.time(path, line: line, found: text(timeBytes))
                 }
                 return ParsedRequest(id: id, size: Int(size), time: t)
             }

@@ -97,19 +97,18 @@ public final class LibCacheSimTrace {
     private static func request(_ r: CSVReader, fields: Fields, path: String, plainText: Bool) throws(InputError) -> (UInt64, Int) {
         if plainText {
             guard let id = r.withField(0, unsigned) else {
-                throw InputError(file: path, line: r.lineNumber, field: "obj-id", message: "expected a numeric object id, found '\(r.string(0))'")
+                throw LibCacheSimProblem.objectID(path, line: r.lineNumber, found: r.string(0))
             }
             return (id, 1)
         }
         guard let id = r.withField(fields.objectID - 1, unsigned) else {
-            throw InputError(file: path, line: r.lineNumber, field: "obj-id", message: "expected a numeric object id, found '\(r.string(fields.objectID - 1))'")
+            throw LibCacheSimProblem.objectID(path, line: r.lineNumber, found: r.string(fields.objectID - 1))
         }
         guard let size = r.withField(fields.objectSize - 1, unsigned), size <= UInt64(DecimalParser.maxBytes) else {
-            throw InputError(file: path, line: r.lineNumber, field: "obj-size", message: "expected a size in bytes, found '\(r.string(fields.objectSize - 1))'")
+            throw LibCacheSimProblem.objectSize(path, line: r.lineNumber, found: r.string(fields.objectSize - 1))
         }
         guard size > 0 else {
-            throw InputError(file: path, line: r.lineNumber, field: "obj-size",
-                             message: "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)")
+            throw LibCacheSimProblem.zeroSize(path, line: r.lineNumber)
         }
         return (id, Int(size))
     }
@@ -126,13 +125,36 @@ public final class LibCacheSimTrace {
         if plainText { return TraceEvent(time: requestIndex * Units.microsPerSecond, app: ids[id] ?? 0, kind: .open) }
         guard let time = r.withField(fields.time - 1, { DecimalParser.scaled($0, unit: Units.microsPerSecond) }), time >= 0,
               time <= DecimalParser.maxMicros else {
-            throw InputError(file: path, line: r.lineNumber, field: "time", message: "expected seconds, found '\(r.string(fields.time - 1))'")
+            throw LibCacheSimProblem.time(path, line: r.lineNumber, found: r.string(fields.time - 1))
         }
         guard time >= lastTime else {
-            throw InputError(file: path, line: r.lineNumber, field: "time", message: "times must not decrease")
+            throw LibCacheSimProblem.decreasingTime(path, line: r.lineNumber)
         }
         lastTime = time
         return TraceEvent(time: time, app: ids[id] ?? 0, kind: .open)
+    }
+}
+
+/// What is wrong with a libCacheSim trace row, worded once for both readers (`LibCacheSimTrace`, `LibCacheSimStream`).
+enum LibCacheSimProblem {
+    static func objectID(_ path: String, line: Int, found: String) -> InputError {
+        InputError(file: path, line: line, field: "obj-id", message: "expected a numeric object id, found '\(found)'")
+    }
+
+    static func objectSize(_ path: String, line: Int, found: String) -> InputError {
+        InputError(file: path, line: line, field: "obj-size", message: "expected a size in bytes, found '\(found)'")
+    }
+
+    static func zeroSize(_ path: String, line: Int) -> InputError {
+        InputError(file: path, line: line, field: "obj-size", message: "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)")
+    }
+
+    static func time(_ path: String, line: Int, found: String) -> InputError {
+        InputError(file: path, line: line, field: "time", message: "expected seconds, found '\(found)'")
+    }
+
+    static func decreasingTime(_ path: String, line: Int) -> InputError {
+        InputError(file: path, line: line, field: "time", message: "times must not decrease")
     }
 }
 
