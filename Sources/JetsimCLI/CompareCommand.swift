@@ -288,11 +288,11 @@ struct ChartFiles: Sendable {
     var memoryChart: String
 
     init(_ cell: SimulationResult, catalogNames: [String]) throws {
-        let prefix = String(CSVLine.of([cell.device.name, cell.policy.displayName, String(cell.seed)]).dropLast()) + ","
+        let prefix = [cell.device.name, cell.policy.displayName, String(cell.seed)].map(CSVLine.field).joined(separator: ",") + ","
         timeseries = CSVLine.of(["device", "policy", "seed"] + ReportFiles.timeseriesHeader)
         for sample in cell.samples { timeseries += prefix + ReportFiles.sampleLine(sample) }
         kills = CSVLine.of(["device", "policy", "seed", "time", "app", "reason"])
-        let apps = catalogNames.map { String(CSVLine.of([$0]).dropLast()) }   // quoted once per app, not per kill
+        let apps = catalogNames.map(CSVLine.field)   // quoted once per app, not per kill
         for k in cell.kills {
             kills += prefix + FixedPoint.seconds(k.time) + "," + apps[Int(k.app)] + "," + k.reason.reportName + "\n"
         }

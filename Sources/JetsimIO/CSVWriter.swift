@@ -36,6 +36,13 @@ public struct CSVLine {
     /// The line, terminated by `\n`.
     public var line: String { text + "\n" }
 
+    /// `text` as one field, quoted where needed, without a line end (for rows built piecewise).
+    public static func field(_ text: String) -> String {
+        var l = CSVLine()
+        l.add(text)
+        return l.text
+    }
+
     public static func of(_ fields: [String]) -> String {
         var l = CSVLine()
         for f in fields { l.add(f) }

@@ -115,7 +115,7 @@ public enum ReportFiles {
     }
 
     /// `text` as one CSV field (quoted when it holds a comma, quote or line break), as bytes.
-    public static func field(_ text: String) -> [UInt8] { Array(CSVLine.of([text]).utf8.dropLast()) }
+    public static func field(_ text: String) -> [UInt8] { Array(CSVLine.field(text).utf8) }
 
     static func appendInteger(_ v: Int, to out: inout [UInt8]) {
         if v < 0 { out.append(45) }
