@@ -318,18 +318,18 @@ extension Simulator {
 
     /// Derives the priority class from state and activity; the band's entry order changes only when the band does.
     mutating func refreshPriorityClass(_ i: Int) {
-        let a = apps[i]
+        // Fields are read one by one: a copy of the whole `AppRuntime` costs more than this function's work.
         let cls: PriorityClass
-        switch a.state {
+        switch apps[i].state {
         case .notRunning: cls = .none
         case .active, .inactive: cls = Int32(i) == foreground ? .foreground : .backgroundWork
-        case .background: cls = a.activity(declared: profiles[i].backgroundModes).contains(.audio) ? .audio : .backgroundWork
-        case .suspended: cls = a.frozen ? .frozen : now < a.agingUntil ? .aging : .idle
+        case .background: cls = apps[i].activity(declared: profiles[i].backgroundModes).contains(.audio) ? .audio : .backgroundWork
+        case .suspended: cls = apps[i].frozen ? .frozen : now < apps[i].agingUntil ? .aging : .idle
         }
-        if cls != a.priorityClass {
+        if cls != apps[i].priorityClass {
             let band = cls == .none ? -1 : policy.band(for: cls)
             apps[i].priorityClass = cls
-            if band != a.band {
+            if band != apps[i].band {
                 apps[i].band = band
                 apps[i].bandEntrySequence = entrySequence
                 apps[i].bandEntryTime = now

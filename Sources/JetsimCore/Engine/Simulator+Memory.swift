@@ -247,8 +247,7 @@ extension Simulator {
     // MARK: Dirty memory: growth and allocations
 
     mutating func startGrowth(_ i: Int) {
-        let p = profiles[i]
-        guard apps[i].state.isResident, p.growthBytesPerMinute > 0, apps[i].dirtyResident < p.maxDirtyBytes else { return }
+        guard apps[i].state.isResident, profiles[i].growthBytesPerMinute > 0, apps[i].dirtyResident < profiles[i].maxDirtyBytes else { return }
         apps[i].growing = true
         apps[i].growthBase = apps[i].dirtyResident
         apps[i].growthStart = now
@@ -273,11 +272,13 @@ extension Simulator {
 
     /// What the growth formula gives now (never less than the current dirty memory).
     func grownDirty(_ i: Int) -> Int {
-        let p = profiles[i]
+        // Fields are read one by one, here and in the growth check: copying a whole profile or `AppRuntime` per event
+        // cost more than the arithmetic.
+        let rate = profiles[i].growthBytesPerMinute, cap = profiles[i].maxDirtyBytes
         let elapsed = now - apps[i].growthStart
-        let (high, low) = p.growthBytesPerMinute.multipliedFullWidth(by: elapsed)
+        let (high, low) = rate.multipliedFullWidth(by: elapsed)
         let grown = high >= Self.microsPerMinute ? Int.max : Self.microsPerMinute.dividingFullWidth((high, low)).quotient
-        let target = min(apps[i].growthBase + min(Units.roundDown(grown, to: device.pageSize), p.maxDirtyBytes), p.maxDirtyBytes)
+        let target = min(apps[i].growthBase + min(Units.roundDown(grown, to: device.pageSize), cap), cap)
         return max(target, apps[i].dirtyResident)
     }
 
@@ -287,13 +288,14 @@ extension Simulator {
     /// its limit or its cap, or available memory falls below a kill, pressure or freezer threshold. Growth is
     /// checked exactly then, so limit kills happen at the right microsecond and idle stretches cost no timers.
     func nextGrowthCheck(_ i: Int) -> Int? {
-        let a = apps[i], p = profiles[i]
-        guard a.growing, p.growthBytesPerMinute > 0 else { return nil }
-        var delta = p.maxDirtyBytes - a.dirtyResident
+        let rate = profiles[i].growthBytesPerMinute
+        guard apps[i].growing, rate > 0 else { return nil }
+        let dirty = apps[i].dirtyResident
+        var delta = profiles[i].maxDirtyBytes - dirty
         guard delta > 0 else { return nil }
         func consider(_ d: Int) { if d > 0 && d < delta { delta = d } }
-        let footprint = a.footprint, limit = memoryLimit(i)
-        if !a.nearLimitWarned { consider(device.warningLevel(forLimit: limit) - footprint) }
+        let footprint = apps[i].footprint, limit = memoryLimit(i)
+        if !apps[i].nearLimitWarned { consider(device.warningLevel(forLimit: limit) - footprint) }
         consider(limit - footprint + 1)
         let avail = available
         consider(avail - limits.soft + 1)
@@ -301,11 +303,11 @@ extension Simulator {
         consider(avail - limits.critical + 1)
         if device.freezer.enabled { consider(avail - limits.freezer + 1) }
         // Growth needed from the session's base, in whole pages, and the time the formula reaches it.
-        let needed = Units.roundUp(a.dirtyResident - a.growthBase + delta, to: device.pageSize)
+        let needed = Units.roundUp(dirty - apps[i].growthBase + delta, to: device.pageSize)
         let (high, low) = needed.multipliedFullWidth(by: Self.microsPerMinute)
-        guard high < p.growthBytesPerMinute else { return nil }   // beyond any representable time
-        let (q, r) = p.growthBytesPerMinute.dividingFullWidth((high, low))
-        let (at, overflow) = a.growthStart.addingReportingOverflow(r > 0 ? q + 1 : q)
+        guard high < rate else { return nil }   // beyond any representable time
+        let (q, r) = rate.dividingFullWidth((high, low))
+        let (at, overflow) = apps[i].growthStart.addingReportingOverflow(r > 0 ? q + 1 : q)
         return overflow ? nil : max(at, now + 1)
     }
 
