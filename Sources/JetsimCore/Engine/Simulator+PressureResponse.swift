@@ -22,6 +22,16 @@ extension Simulator {
     mutating func respondToPressure() {
         refreshMeasured()
         compressorExhausted = false
+        if memory.free >= 0 && available >= limits.quiet {
+            // Most responses: free pages left and available memory above every threshold, so nothing below can purge,
+            // compress, freeze or kill. Only the pressure level may move (and its warnings only add memory); a second
+            // look, as the full response takes, can differ only when the first one changed the level.
+            let level = pressure
+            updatePressureLevel()
+            if pressure != level { updatePressureLevel() }
+            inOutOfMemory = false
+            return
+        }
         reclaimCleanPages()
         if device.freezer.enabled && available < limits.freezer { runFreezer() }
         let soft = limits.soft

@@ -31,8 +31,6 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     let compressRatios: [Int]
     var apps: [AppRuntime]
     var memory: SystemMemory
-    public internal(set) var policy: Policy
-    public var observer: Observer
     let options: SimulationOptions
     var timers = TimerQueue()
 
@@ -81,6 +79,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Bytes the backing's allocator retains beyond the model, counted against available memory when kill
     /// decisions use measured numbers; always 0 otherwise.
     var retainedBytes = 0
+    // The generic-typed fields come last: every field before them then sits at an offset known at compile time,
+    // which matters because the engine runs unspecialised (JetsimCore's generic code is not inlined into the CLI).
+    public internal(set) var policy: Policy
+    public var observer: Observer
 
     /// - Parameter backing: real memory that mirrors every change (real-memory mode); nil for the pure model.
     public init(device: Device, catalog: AppCatalog, policy: Policy, observer: Observer, options: SimulationOptions = .init(),
@@ -426,12 +428,15 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 /// A device's kill, freezer and compressor settings as the engine reads them per event.
 struct ThresholdBytes {
     let soft: Int, idle: Int, critical: Int, freezer: Int
+    /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
+    let quiet: Int
     let compressorOn: Bool
     init(_ device: Device) {
         soft = device.softBytes
         idle = device.idleBytes
         critical = device.criticalBytes
         freezer = device.freezerBytes
+        quiet = max(soft, idle, critical, device.freezer.enabled ? freezer : Int.min)
         compressorOn = device.compressor.enabled
     }
 }
