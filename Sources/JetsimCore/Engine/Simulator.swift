@@ -47,6 +47,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Next-open positions of the whole trace, when a policy needs the future.
     let future: NextUseTable?
     var volatileSequence: UInt64 = 0
+    /// Apps holding volatile purgeable memory, oldest first (the purge order).
+    var volatileOrder: VolatileQueue
     var resident: ResidentSet
     var residentCount = 0
     var suspendedCount = 0
@@ -106,6 +108,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         compressRatios = catalog.profiles.map { $0.compressRatioMilli ?? device.compressor.ratioMilli }
         apps = Array(repeating: AppRuntime(), count: catalog.count)
         resident = ResidentSet(count: catalog.count)
+        volatileOrder = VolatileQueue(count: catalog.count)
         memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
         limits = ThresholdBytes(device)
         self.policy = policy
