@@ -66,6 +66,37 @@ import Testing
         #expect(h.finish().freezes == 1)            // 100 MB written; a second would exceed 120 MB
     }
 
+    @Test func aSpentBudgetFreezesAgainWhenTheNextDayStartsWithoutAnEventThen() throws {
+        var options = SimulationOptions()
+        options.sampleIntervalMicros = sec(3600)
+        var h = try Harness(device: freezerDevice(dailyMB: 120),
+                            apps: [bareApp("a", dirtyMB: 200), bareApp("b", dirtyMB: 200), bareApp("fg", dirtyMB: 400)],
+                            policy: XNUPolicy(), options: options)
+        h.open("a", at: 0)
+        h.open("b", at: 5)
+        h.open("fg", at: 10)
+        h.event(13, .alloc, "fg", value: 0)        // "a" frozen (100 MB written); "b" would exceed the day's 120 MB
+        h.event(2 * 86_400, .alloc, "fg", value: 0)
+        let r = h.finish()
+        let available = { (hour: Int) in r.samples.first { $0.time == sec(hour * 3600) }?.availableBytes }
+        #expect(available(23) == mb(400))
+        #expect(available(24) == mb(600))          // the new day's budget froze "b" at midnight, with no event then
+        #expect(r.freezes == 2)
+    }
+
+    @Test func cleanPagesDoNotMakeAnAppWorthFreezing() throws {
+        // 4 MB of footprint and 40 MB of clean file-backed pages: 44 MB resident, but under the 8 MB minimum,
+        // which XNU counts in footprint pages (the VM may take the clean ones at any moment).
+        var h = try Harness(device: freezerDevice(),
+                            apps: [bareApp("tiny", dirtyMB: 4) { $0.fileBackedBytes = mb(40) }, bareApp("fg", dirtyMB: 600)],
+                            policy: XNUPolicy())
+        h.open("tiny", at: 0)
+        h.open("fg", at: 10)                        // available 356 MB < 50 %
+        h.event(13, .alloc, "fg", value: 0)         // "tiny" is idle now
+        #expect(h.sim.priorityClass(of: h.id("tiny")) == .idle)
+        #expect(h.finish().freezes == 0)
+    }
+
     @Test func theFreezerIsOffByDefault() throws {
         var h = try Harness(device: testDevice(limitMB: 2000), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
         h.open("a", at: 0)

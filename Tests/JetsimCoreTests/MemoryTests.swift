@@ -171,6 +171,33 @@ import Testing
         #expect(h.finish().memoryWarnings == 1)
     }
 
+    @Test func anAppBackBelowItsWarningLevelIsWarnedAgainAtTheNextCrossing() throws {
+        // 1 MiB/s from 150 MB (50 of them cache, all dropped on a warning): the 300 MB level at 150 s, the warning
+        // takes it back to 250 MB, growth reaches 300 MB again at 200 s. No event in between.
+        var h = try harness([bareApp("a", dirtyMB: 100) {
+            $0.cacheBytes = mb(50); $0.cacheDropOnWarning = .all; $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000)
+        }], device: testDevice(limitMB: 400))
+        h.open("a", at: 0)
+        h.event(250, .alloc, "a", value: 0)
+        #expect(h.records("a").filter { $0.callback == .didReceiveMemoryWarning }.map(\.time) == [sec(150), sec(200)])
+    }
+
+    @Test func growthTakesCleanPagesTheMomentFreePagesRunOut() throws {
+        var d = testDevice()
+        d.killThresholds = .init(criticalPercent: 1, idlePercent: 2, softPercent: 3)
+        var h = try harness([bareApp("c", dirtyMB: 100) { $0.fileBackedBytes = mb(100) },
+                             bareApp("f", dirtyMB: 700) { $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000) }],
+                            device: d)
+        h.open("c", at: 0)
+        h.open("f", at: 1)                  // free 100 MB, available 200 MB; f grows 1 MiB/s
+        // An event the engine ignores applies growth but runs no pressure response: 130 MB grown, so 30 MB of
+        // c's clean pages are already gone.
+        h.event(131, .modeStop, "c", value: Int(BackgroundModes.voip.rawValue))
+        #expect(h.sim.freeBytes == 0)
+        #expect(h.sim.apps[Int(h.id("c"))].fileBacked == mb(70))
+        #expect(h.sim.availableBytes == mb(70))
+    }
+
     @Test func explicitLimitsWarnAtEightyPercent() {
         var d = testDevice(limitMB: 500)
         #expect(d.warningLevel(forLimit: mb(500)) == mb(400))

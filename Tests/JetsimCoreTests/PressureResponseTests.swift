@@ -48,6 +48,23 @@ import Testing
         #expect(r.purgedBytes == mb(100) && r.killsAvoidedByPurge == 0 && r.totalKills == 0)
     }
 
+    @Test func belowTheSoftThresholdVolatileMemoryIsPurgedWhenItRipensWithoutAnEventThen() throws {
+        var options = SimulationOptions()
+        options.sampleIntervalMicros = sec(1)
+        var h = try Harness(device: purgingDevice(),
+                            apps: [bareApp("v", dirtyMB: 100) { $0.purgeableBytes = mb(100) }, bareApp("big", dirtyMB: 670)],
+                            policy: XNUPolicy(), options: options)
+        h.open("v", at: 0)
+        h.home(at: 10)          // v's 100 MB of purgeable memory is volatile from 10 s, ripe from 40 s
+        h.open("big", at: 20)   // available 130 MB: below soft (150), above idle (100); nothing to compress
+        h.event(45, .alloc, "big", value: 0)
+        let r = h.finish()
+        let sample = { (s: Int) in r.samples.first { $0.time == sec(s) } }
+        #expect(sample(39)?.availableBytes == mb(130) && sample(39)?.pressure == .warning)
+        #expect(sample(40)?.availableBytes == mb(230) && sample(40)?.pressure == .normal)
+        #expect(r.purgedBytes == mb(100) && r.totalKills == 0)
+    }
+
     @Test func idleExitTakesOnlyTheIdleBand() throws {
         var h = try harness([bareApp("worker", dirtyMB: 150), bareApp("big", dirtyMB: 770)])
         h.open("worker", at: 0)

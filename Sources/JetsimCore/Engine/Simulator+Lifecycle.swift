@@ -141,9 +141,10 @@ extension Simulator {
         return true
     }
 
-    mutating func endInterruption(_ i: Int, token: UInt32) {
-        guard token == apps[i].interruptEpoch, Int32(i) == foreground, apps[i].state == .inactive else { return }
+    mutating func endInterruption(_ i: Int, token: UInt32) -> Bool {
+        guard token == apps[i].interruptEpoch, Int32(i) == foreground, apps[i].state == .inactive else { return false }
         transition(i, to: .active, .didBecomeActive, cause: .user)
+        return true
     }
 
     // MARK: Background execution
@@ -171,18 +172,19 @@ extension Simulator {
         timers.schedule(.taskExpiry, at: max(deadline, now), app: Int32(i), generation: apps[i].generation, token: apps[i].taskEpoch)
     }
 
-    mutating func backgroundTaskWorkEnded(_ i: Int) {
-        guard apps[i].taskWorkEnd != 0, now >= apps[i].taskWorkEnd else { return }
+    mutating func backgroundTaskWorkEnded(_ i: Int) -> Bool {
+        guard apps[i].taskWorkEnd != 0, now >= apps[i].taskWorkEnd else { return false }
         apps[i].taskWorkEnd = 0
         apps[i].taskDeadline = 0
         apps[i].taskEpoch &+= 1
         settle(i)
+        return true
     }
 
     /// The budget ran out with work still open: the expiration handler runs; an app that ends its task there
     /// is suspended, any other is terminated by the system.
-    mutating func backgroundTaskBudgetExpired(_ i: Int, token: UInt32) {
-        guard token == apps[i].taskEpoch, apps[i].state == .background, apps[i].taskWorkEnd > now else { return }
+    mutating func backgroundTaskBudgetExpired(_ i: Int, token: UInt32) -> Bool {
+        guard token == apps[i].taskEpoch, apps[i].state == .background, apps[i].taskWorkEnd > now else { return false }
         callback(i, .backgroundTaskExpiration)
         apps[i].taskDeadline = 0
         apps[i].taskGrantRevoked = true
@@ -192,6 +194,7 @@ extension Simulator {
         } else {
             kill(i, reason: .backgroundTaskExpired)
         }
+        return true
     }
 
     /// `bg_launch`: a fetch, push or transfer wake. A Not running app launches straight into the Background
@@ -229,10 +232,11 @@ extension Simulator {
         return true
     }
 
-    mutating func backgroundWakeEnded(_ i: Int) {
-        guard apps[i].wakeUntil != 0, now >= apps[i].wakeUntil else { return }
+    mutating func backgroundWakeEnded(_ i: Int) -> Bool {
+        guard apps[i].wakeUntil != 0, now >= apps[i].wakeUntil else { return false }
         apps[i].wakeUntil = 0
         settle(i)
+        return true
     }
 
     /// `mode_start`: a running app starts a declared background activity (audio, location, …).
@@ -298,9 +302,10 @@ extension Simulator {
         if Int32(i) == foreground { foreground = -1 }
     }
 
-    mutating func launchWatchdogFired(_ i: Int) {
-        guard apps[i].launchPending else { return }
+    mutating func launchWatchdogFired(_ i: Int) -> Bool {
+        guard apps[i].launchPending else { return false }
         kill(i, reason: .launchWatchdog)
+        return true
     }
 
     // MARK: Suspension and priority
@@ -317,9 +322,12 @@ extension Simulator {
     }
 
     /// Derives the priority class from state and activity; the band's entry order changes only when the band does.
-    mutating func refreshPriorityClass(_ i: Int) {
+    /// Returns whether the class changed.
+    @discardableResult
+    mutating func refreshPriorityClass(_ i: Int) -> Bool {
         // Fields are read one by one: a copy of the whole `AppRuntime` costs more than this function's work.
         let cls: PriorityClass
+        let old = apps[i].priorityClass
         switch apps[i].state {
         case .notRunning: cls = .none
         case .active, .inactive: cls = Int32(i) == foreground ? .foreground : .backgroundWork
@@ -343,5 +351,6 @@ extension Simulator {
             let key = isCandidate ? policy.rankingKey(candidate(i)) : nil
             candidateIndex?.update(i, key: key)
         }
+        return cls != old
     }
 }

@@ -342,10 +342,11 @@ extension Simulator {
         }
     }
 
-    mutating func growthStep(_ i: Int, token: UInt32) {
-        guard token == apps[i].growthEpoch else { return }
+    mutating func growthStep(_ i: Int, token: UInt32) -> Bool {
+        guard token == apps[i].growthEpoch else { return false }
         apps[i].growthCheckAt = 0
         enforceLimits(i)
+        return true
     }
 
     mutating func setDirtyResident(_ i: Int, _ bytes: Int) {
@@ -385,9 +386,8 @@ extension Simulator {
         guard apps[i].state.isResident else { return }
         refreshMeasured()
         let limit = memoryLimit(i)
-        let warningLevel = device.cacheEquivalent ? Int.max : device.warningLevel(forLimit: limit)
         let footprint = decisionFootprint(i)
-        if footprint >= warningLevel {
+        if footprint >= limitWarningLevel(i) {
             if !apps[i].nearLimitWarned && apps[i].state.isRunning {
                 apps[i].nearLimitWarned = true
                 sendMemoryWarning(i)
@@ -398,11 +398,19 @@ extension Simulator {
         if device.appLimitFatal && decisionFootprint(i) > limit { kill(i, reason: .perProcessLimit) }
     }
 
+    /// The footprint at which a running app is warned that it nears its limit.
+    func limitWarningLevel(_ i: Int) -> Int {
+        device.cacheEquivalent ? Int.max : device.warningLevel(forLimit: memoryLimit(i))
+    }
+
     /// `didReceiveMemoryWarning`: the app drops its `cache_drop_on_warning` share of caches.
     mutating func sendMemoryWarning(_ i: Int) {
         metrics.memoryWarnings += 1
         callback(i, .didReceiveMemoryWarning)
         dropCaches(i, share: profiles[i].cacheDropOnWarning)
         mirror(i, reclaim: true)   // a warning also relieves the app's allocator (malloc pressure relief)
+        // Back below its warning level, the app is warned again at the next crossing: re-armed now, when the
+        // footprint falls, rather than whenever its limits are next checked, which would make it depend on when.
+        if apps[i].nearLimitWarned && decisionFootprint(i) < limitWarningLevel(i) { apps[i].nearLimitWarned = false }
     }
 }

@@ -33,6 +33,25 @@ extension Simulator {
             return
         }
         reclaimCleanPages()
+        relieveWithoutKilling()
+        updatePressureLevel()
+        let residentBefore = residentCount
+        if available < limits.soft && !device.appLimitFatal { killWhile(below: limits.soft, scope: .overLimit, reason: .highwater) }
+        killWhile(below: limits.idle, scope: .idleBand, reason: .idleExit)
+        killWhile(below: limits.critical, scope: .any,
+                  reason: compressorExhausted ? .vmCompressorSpaceShortage : .vmPageShortage)
+        // A kill can free compressor space or a freezer slot, or remove the app compression stopped at: the VM
+        // goes on at once. Without this a second response to the same state could still find work, and results
+        // would depend on when one runs.
+        if residentCount < residentBefore { relieveWithoutKilling() }
+        reclaimCleanPages()
+        updatePressureLevel()
+        if available >= limits.critical { inOutOfMemory = false }
+        recheckWhenVolatileMemoryRipens()
+    }
+
+    /// The freezer, then purges of volatile memory, then compression, each only as far as memory is short.
+    private mutating func relieveWithoutKilling() {
         if device.freezer.enabled && available < limits.freezer { runFreezer() }
         let soft = limits.soft
         if available < soft && device.compressor.enabled {
@@ -42,19 +61,31 @@ extension Simulator {
                 if !compress(i) { break }
             }
         }
-        updatePressureLevel()
-        if available < soft && !device.appLimitFatal { killWhile(below: soft, scope: .overLimit, reason: .highwater) }
-        killWhile(below: limits.idle, scope: .idleBand, reason: .idleExit)
-        killWhile(below: limits.critical, scope: .any,
-                  reason: compressorExhausted ? .vmCompressorSpaceShortage : .vmPageShortage)
-        reclaimCleanPages()
-        updatePressureLevel()
-        if available >= limits.critical { inOutOfMemory = false }
+    }
+
+    /// Below the soft threshold the VM purges volatile memory as it ripens, with or without an event then.
+    /// (Below the critical threshold it purges all of it, ripe or not; with the compressor off it counts as
+    /// available and is purged on demand.)
+    private mutating func recheckWhenVolatileMemoryRipens() {
+        guard limits.compressorOn, available < limits.soft, available >= limits.critical else { return }
+        let apps = self.apps
+        guard let oldest = volatileOrder.oldest(isLive: { Self.isLive($0, in: apps) }) else { return }
+        let (ripe, overflow) = oldest.since.addingReportingOverflow(device.timers.purgeableRipenMicros)
+        if !overflow && ripe > now { scheduleRecheck(at: ripe) }
+    }
+
+    /// Keeps one pressure recheck pending, at the earliest time asked for.
+    private mutating func scheduleRecheck(at time: Int) {
+        if recheckAt != 0 && recheckAt <= time { return }
+        recheckEpoch &+= 1
+        recheckAt = time
+        timers.schedule(.pressureRecheck, at: time, token: recheckEpoch)
     }
 
     /// Freezes idle suspended apps, least recently used first, within the freezer's count and daily write budget.
     private mutating func runFreezer() {
-        let day = (now - startTime) / (86_400 * Units.microsPerSecond)
+        let dayMicros = 86_400 * Units.microsPerSecond
+        let day = (now - startTime) / dayMicros
         if day != freezerDay {
             freezerDay = day
             freezerDayWritten = 0
@@ -65,12 +96,19 @@ extension Simulator {
             for app in resident.members {
                 let i = Int(app)
                 guard apps[i].priorityClass == .idle && !apps[i].frozen
-                    && apps[i].residentBytes >= device.freezer.minResidentBytes && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
+                    && apps[i].footprint >= device.freezer.minResidentBytes && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
                     && apps[i].lastForegroundTime < bestTime else { continue }
                 best = i
                 bestTime = apps[i].lastForegroundTime
             }
-            guard let i = best, freeze(i) else { return }
+            guard let i = best else { return }
+            guard freeze(i) else {
+                // The day's write budget is spent: the freezer goes on when the next day's budget starts.
+                let offset = (day + 1).multipliedReportingOverflow(by: dayMicros)
+                let next = startTime.addingReportingOverflow(offset.partialValue)
+                if !offset.overflow && !next.overflow { scheduleRecheck(at: next.partialValue) }
+                return
+            }
             refreshPriorityClass(i)
         }
     }
@@ -146,15 +184,16 @@ extension Simulator {
 
     /// One `sustained-memory-pressure` kill in band 0, then the next 500 ms later. With band 0 empty the chain
     /// pauses (no timer) until an app enters it: long quiet stretches under pressure cost nothing.
-    mutating func sustainedPressureTick(token: UInt32) {
-        guard token == pressureEpoch, pressure >= .warning else { return }
+    mutating func sustainedPressureTick(token: UInt32) -> Bool {
+        guard token == pressureEpoch, pressure >= .warning else { return false }
         guard let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure) else {
             sustainedWaiting = true
-            return
+            return false
         }
         killOrPurge(victim, reason: .sustainedMemoryPressure)
         lastSustainedKill = now
         timers.schedule(.sustainedPressure, at: now + device.timers.sustainedKillSpacingMicros, token: token)
+        return true
     }
 
     /// An app entered the idle band: resume a paused sustained-pressure chain.

@@ -21,6 +21,11 @@ public struct SimulationOptions: Sendable, Equatable {
 /// Use: `process(_:)` every trace event in time order, then `finish()`. The engine never touches files;
 /// lifecycle records stream to `Observer`.
 ///
+/// When the kernel acts: the pressure response runs after every event and timer that changed something, and
+/// only then. What time alone changes has a timer of its own (growth crossing a threshold, aging, volatile memory
+/// ripening, the freezer's new day), and a response finds nothing left to do when run again at once, so results
+/// do not depend on observers (samples, metric windows, warm-up) or on stale timers.
+///
 /// Where the rules live: lifecycle in `Simulator+Lifecycle.swift`, memory operations and per-app limits in
 /// `Simulator+Memory.swift`, the kernel's pressure response and kills in `Simulator+PressureResponse.swift`.
 public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
@@ -69,6 +74,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Sustained pressure found no idle app to kill; the next app to enter the idle band resumes the kills.
     var sustainedWaiting = false
     var lastSustainedKill = Int.min
+    /// The pending pressure recheck's time (0: none) and token (older rechecks are ignored).
+    var recheckAt = 0
+    var recheckEpoch: UInt32 = 0
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
     /// Candidates ordered by the policy's ranking key, when it has one (nil: kill decisions scan).
@@ -146,9 +154,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         case .alloc: handled = known && allocate(app, bytes: event.value)
         case .quit: handled = known && forceQuit(app)
         }
-        if !handled { metrics.ignoredEvents += 1 }
-        respondToPressure()
-        scheduleGrowthCheck()
+        if handled {
+            respondToPressure()
+            scheduleGrowthCheck()
+        } else {
+            metrics.ignoredEvents += 1   // it changed nothing, so there is nothing to respond to
+        }
         _checkInvariants()
     }
 
@@ -271,28 +282,35 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         now = time
     }
 
-    /// Brings the foreground app's growth up to now; done before every event and state-changing timer (never
-    /// for samples, so the sampling rate cannot change any result).
+    /// Brings the foreground app's growth up to now; done before every event and timer that is not an observer.
+    /// Growth takes free pages first, then clean ones at once (as the VM does on a page fault), so which app's
+    /// clean pages go does not depend on when the next pressure response runs.
     mutating func applyForegroundGrowth() {
-        if foreground >= 0, apps[Int(foreground)].growing { applyGrowth(Int(foreground)) }
+        guard foreground >= 0, apps[Int(foreground)].growing else { return }
+        applyGrowth(Int(foreground))
+        reclaimCleanPages()
     }
 
     mutating func runTimers(through time: Int) {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
-            if timer.kind == .sample {   // a sample observes; it changes nothing
+            if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
                 fire(timer)
                 continue
             }
             applyForegroundGrowth()
-            fire(timer)
-            respondToPressure()
-            scheduleGrowthCheck()
+            // A stale timer (its app relaunched, its work already done) changes nothing: no response either.
+            if fire(timer) {
+                respondToPressure()
+                scheduleGrowthCheck()
+            }
             _checkInvariants()
         }
     }
 
-    private mutating func fire(_ timer: PendingTimer) {
+    /// Runs the timer's rule; returns whether it may have changed the state (false: certainly not).
+    @discardableResult
+    private mutating func fire(_ timer: PendingTimer) -> Bool {
         switch timer.kind {
         case .sample:
             takeSample()
@@ -302,7 +320,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 samplesTruncated = true
             }
         case .sustainedPressure:
-            sustainedPressureTick(token: timer.token)
+            return sustainedPressureTick(token: timer.token)
+        case .pressureRecheck:
+            guard timer.token == recheckEpoch else { return false }
+            recheckAt = 0
         case .warmupEnd:
             warmupSnapshot = snapshot(includeApps: true)
         case .intervalEnd:
@@ -310,18 +331,19 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             timers.schedule(.intervalEnd, at: now + options.intervalMicros)
         default:
             let i = Int(timer.app)
-            guard apps[i].generation == timer.generation, apps[i].state.isResident else { return }
+            guard apps[i].generation == timer.generation, apps[i].state.isResident else { return false }
             switch timer.kind {
-            case .agingEnd: refreshPriorityClass(i)
-            case .interruptEnd: endInterruption(i, token: timer.token)
-            case .taskWorkEnd: backgroundTaskWorkEnded(i)
-            case .taskExpiry: backgroundTaskBudgetExpired(i, token: timer.token)
-            case .wakeEnd: backgroundWakeEnded(i)
-            case .launchWatchdog: launchWatchdogFired(i)
-            case .growthStep: growthStep(i, token: timer.token)
-            case .sample, .sustainedPressure, .warmupEnd, .intervalEnd: break
+            case .agingEnd: return refreshPriorityClass(i)
+            case .interruptEnd: return endInterruption(i, token: timer.token)
+            case .taskWorkEnd: return backgroundTaskWorkEnded(i)
+            case .taskExpiry: return backgroundTaskBudgetExpired(i, token: timer.token)
+            case .wakeEnd: return backgroundWakeEnded(i)
+            case .launchWatchdog: return launchWatchdogFired(i)
+            case .growthStep: return growthStep(i, token: timer.token)
+            case .sample, .sustainedPressure, .warmupEnd, .intervalEnd, .pressureRecheck: break
             }
         }
+        return true
     }
 
     /// Records the state as of now, with the foreground app's growth projected rather than applied.

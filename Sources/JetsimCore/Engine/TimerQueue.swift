@@ -3,6 +3,13 @@ import HeapModule
 /// What a timer does when it fires.
 enum TimerKind: UInt8 {
     case agingEnd, interruptEnd, taskWorkEnd, taskExpiry, wakeEnd, launchWatchdog, growthStep, sample, sustainedPressure, warmupEnd, intervalEnd
+    /// The pressure response runs again because time alone changed what it may do (purgeable memory ripened,
+    /// the freezer's write budget renewed).
+    case pressureRecheck
+
+    /// Timers that only observe the run (samples, metric windows): they never change its state, so the
+    /// engine neither applies growth nor responds to pressure after them.
+    var observesOnly: Bool { self == .sample || self == .warmupEnd || self == .intervalEnd }
 }
 
 /// A pending timer. Ordered by time, then by scheduling order, so runs are deterministic.

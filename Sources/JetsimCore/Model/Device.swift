@@ -71,7 +71,7 @@ public struct Device: Sendable, Equatable {
     }
 
     /// iOS's freezer (xnu-jetsam.md §8): when available memory is below `thresholdPercent` of RAM, idle suspended
-    /// apps (least recently used first, at least `minResidentBytes` resident) have their dirty memory compressed
+    /// apps (least recently used first, with a footprint of at least `minResidentBytes`) have their dirty memory compressed
     /// and written to NAND and move to the frozen band. Frozen pages still count in the footprint; a resume thaws
     /// them (slower than a plain resume, far faster than a cold launch). Off by default.
     public struct Freezer: Sendable, Equatable {
@@ -80,6 +80,8 @@ public struct Device: Sendable, Equatable {
         public var maxFrozen = 20
         /// NAND writes allowed per simulated day (2048 MB).
         public var dailyWriteBudgetBytes = 2048 * Units.mebibyte
+        /// Smallest app worth freezing, by footprint (XNU counts the task's footprint pages, so clean file-backed
+        /// pages, which the VM may take at any moment, do not decide it).
         public var minResidentBytes = 8 * Units.mebibyte
         /// Extra resume latency per MiB of frozen memory read back (2 ms, a model choice).
         public var thawMicrosPerMebibyte = 2_000
