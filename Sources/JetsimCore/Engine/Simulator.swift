@@ -282,7 +282,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         now = time
     }
 
-    /// Brings the foreground app's growth up to now; done before every event and timer that is not an observer.
+    /// Brings the foreground app's growth up to now; done before every event and every timer still current (never
+    /// for stale timers or observers, so their number changes nothing, not even the footprint integrals).
     /// Growth takes free pages first, then clean ones at once (as the VM does on a page fault), so which app's
     /// clean pages go does not depend on when the next pressure response runs.
     mutating func applyForegroundGrowth() {
@@ -298,8 +299,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 fire(timer)
                 continue
             }
-            applyForegroundGrowth()
-            // A stale timer (its app relaunched, its work already done) changes nothing: no response either.
+            // A stale timer (its app relaunched, its work already done) changes nothing: no growth, no response.
             if fire(timer) {
                 respondToPressure()
                 scheduleGrowthCheck()
@@ -320,10 +320,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 samplesTruncated = true
             }
         case .sustainedPressure:
+            guard timer.token == pressureEpoch else { return false }
+            applyForegroundGrowth()
             return sustainedPressureTick(token: timer.token)
         case .pressureRecheck:
             guard timer.token == recheckEpoch else { return false }
             recheckAt = 0
+            applyForegroundGrowth()
         case .warmupEnd:
             warmupSnapshot = snapshot(includeApps: true)
         case .intervalEnd:
@@ -331,7 +334,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             timers.schedule(.intervalEnd, at: now + options.intervalMicros)
         default:
             let i = Int(timer.app)
-            guard apps[i].generation == timer.generation, apps[i].state.isResident else { return false }
+            guard apps[i].generation == timer.generation, apps[i].state.isResident, isCurrent(timer, app: i) else { return false }
+            applyForegroundGrowth()
             switch timer.kind {
             case .agingEnd: return refreshPriorityClass(i)
             case .interruptEnd: return endInterruption(i, token: timer.token)
@@ -344,6 +348,16 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             }
         }
         return true
+    }
+
+    /// Whether a per-app timer still belongs to the work that scheduled it (its epoch unchanged since).
+    private func isCurrent(_ timer: PendingTimer, app i: Int) -> Bool {
+        switch timer.kind {
+        case .interruptEnd: timer.token == apps[i].interruptEpoch
+        case .taskExpiry: timer.token == apps[i].taskEpoch
+        case .growthStep: timer.token == apps[i].growthEpoch
+        default: true
+        }
     }
 
     /// Records the state as of now, with the foreground app's growth projected rather than applied.
