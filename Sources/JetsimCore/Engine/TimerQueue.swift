@@ -10,6 +10,10 @@ enum TimerKind: UInt8 {
     /// Timers that only observe the run (samples, metric windows): they never change its state, so the
     /// engine neither applies growth nor responds to pressure after them.
     var observesOnly: Bool { self == .sample || self == .warmupEnd || self == .intervalEnd }
+
+    /// Kinds of which at most one timer is current at a time (the foreground app's growth check, the
+    /// sustained-pressure tick, the pressure recheck): a new one makes the pending one stale, so it replaces it.
+    var singleton: Bool { self == .growthStep || self == .sustainedPressure || self == .pressureRecheck }
 }
 
 /// A pending timer. Ordered by time, then by scheduling order, so runs are deterministic.
@@ -29,24 +33,56 @@ struct PendingTimer: Comparable {
     static func == (a: PendingTimer, b: PendingTimer) -> Bool { a.time == b.time && a.sequence == b.sequence }
 }
 
-/// The engine's timer queue: a binary min-heap (swift-collections `Heap`).
+/// The engine's timer queue: a binary min-heap (swift-collections `Heap`) plus one slot per singleton kind.
+///
+/// Invariant: timers come out in (time, sequence) order, the order they would in one heap; a singleton kind's
+/// timer is replaced by the next one scheduled, which only drops timers that were stale (a third of all timers:
+/// each foreground session leaves a growth check behind, each pressure episode a sustained-pressure tick).
 struct TimerQueue {
     private var heap = Heap<PendingTimer>()
     private var nextSequence: UInt64 = 0
+    private var growthCheck: PendingTimer?
+    private var sustainedTick: PendingTimer?
+    private var recheck: PendingTimer?
 
     /// Room for `capacity` pending timers up front, so steady-state scheduling does not grow the storage.
     init(capacity: Int = 0) { heap.reserveCapacity(capacity) }
 
-    mutating func schedule(_ kind: TimerKind, at time: Int, app: Int32 = -1, generation: UInt32 = 0, token: UInt32 = 0) {
-        heap.insert(PendingTimer(time: time, sequence: nextSequence, kind: kind, app: app, generation: generation, token: token))
-        nextSequence &+= 1
+    mutating func schedule(_ kind: TimerKind, at time: Int, app: Int32 = -1, generation: UInt32 = 0, token: UInt32 = 0,
+                           sequence reserved: UInt64? = nil) {
+        let sequence = reserved ?? reserveSequence()
+        let timer = PendingTimer(time: time, sequence: sequence, kind: kind, app: app, generation: generation, token: token)
+        switch kind {
+        case .growthStep: growthCheck = timer
+        case .sustainedPressure: sustainedTick = timer
+        case .pressureRecheck: recheck = timer
+        default: heap.insert(timer)
+        }
+    }
+
+    /// A place in the scheduling order for a timer that may be scheduled later (or never): it then comes out
+    /// where it would had it been scheduled now.
+    mutating func reserveSequence() -> UInt64 {
+        defer { nextSequence &+= 1 }
+        return nextSequence
     }
 
     /// Removes and returns the earliest timer due at or before `time`.
     mutating func popDue(atOrBefore time: Int) -> PendingTimer? {
-        guard let first = heap.min, first.time <= time else { return nil }
-        return heap.removeMin()
+        // Compared one by one: an array of the slots would allocate per pop.
+        var earliest = heap.min
+        if let t = growthCheck, earliest.map({ t < $0 }) ?? true { earliest = t }
+        if let t = sustainedTick, earliest.map({ t < $0 }) ?? true { earliest = t }
+        if let t = recheck, earliest.map({ t < $0 }) ?? true { earliest = t }
+        guard let first = earliest, first.time <= time else { return nil }
+        switch first.sequence {
+        case growthCheck?.sequence: growthCheck = nil
+        case sustainedTick?.sequence: sustainedTick = nil
+        case recheck?.sequence: recheck = nil
+        default: _ = heap.removeMin()
+        }
+        return first
     }
 
-    var count: Int { heap.count }
+    var count: Int { heap.count + (growthCheck == nil ? 0 : 1) + (sustainedTick == nil ? 0 : 1) + (recheck == nil ? 0 : 1) }
 }
