@@ -48,6 +48,10 @@ struct AppRuntime {
     /// When the OS budget for background tasks runs out; 0 when no budget is running.
     var taskDeadline = 0
     var taskEpoch: UInt32 = 0
+    /// The budget's expiry timer: its place in the scheduling order, and whether it is in the queue yet (it is
+    /// only needed once the work reaches the deadline, which most tasks never do).
+    var taskExpirySequence: UInt64 = 0
+    var taskExpiryScheduled = false
     /// After an expiry, no new task is granted until the app has been in the foreground again.
     var taskGrantRevoked = false
     /// End of a background wake (`bg_launch`); 0 when none.

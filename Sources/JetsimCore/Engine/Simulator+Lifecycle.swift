@@ -158,7 +158,7 @@ extension Simulator {
         if end > apps[i].taskWorkEnd { apps[i].taskWorkEnd = end }
         timers.schedule(.taskWorkEnd, at: end, app: app, generation: apps[i].generation)
         if apps[i].state == .background {
-            if apps[i].taskDeadline == 0 { startTaskBudget(i) }
+            if apps[i].taskDeadline == 0 { startTaskBudget(i) } else { scheduleTaskExpiryIfReached(i) }
             refreshPriorityClass(i)
         }
         return true
@@ -166,10 +166,20 @@ extension Simulator {
 
     /// The OS grants background time counted from the moment the app entered the background.
     mutating func startTaskBudget(_ i: Int) {
-        let deadline = apps[i].backgroundEntryTime + device.backgroundTaskBudgetMicros
-        apps[i].taskDeadline = deadline
+        apps[i].taskDeadline = apps[i].backgroundEntryTime + device.backgroundTaskBudgetMicros
         apps[i].taskEpoch &+= 1
-        timers.schedule(.taskExpiry, at: max(deadline, now), app: Int32(i), generation: apps[i].generation, token: apps[i].taskEpoch)
+        apps[i].taskExpirySequence = timers.reserveSequence()
+        apps[i].taskExpiryScheduled = false
+        scheduleTaskExpiryIfReached(i)
+    }
+
+    /// The expiry timer, once the work reaches the deadline (before that it could only find the work done), at
+    /// the place in the timer order the budget's start reserved, so the order is as if scheduled then.
+    private mutating func scheduleTaskExpiryIfReached(_ i: Int) {
+        guard !apps[i].taskExpiryScheduled, apps[i].taskWorkEnd >= apps[i].taskDeadline else { return }
+        apps[i].taskExpiryScheduled = true
+        timers.schedule(.taskExpiry, at: max(apps[i].taskDeadline, now), app: Int32(i), generation: apps[i].generation,
+                        token: apps[i].taskEpoch, sequence: apps[i].taskExpirySequence)
     }
 
     mutating func backgroundTaskWorkEnded(_ i: Int) -> Bool {
