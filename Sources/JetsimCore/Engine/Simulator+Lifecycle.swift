@@ -18,6 +18,7 @@ extension Simulator {
         if from == .suspended { suspendedCount -= 1 }
         if state == .suspended { suspendedCount += 1 }
         apps[i].state = state
+        refreshCompressionKey(i)
         emit(i, from: from, to: state, callback, deadline: deadline, cause: cause)
     }
 

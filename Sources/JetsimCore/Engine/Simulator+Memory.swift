@@ -126,6 +126,7 @@ extension Simulator {
             return false
         }
         apps[i].dirtyResident = 0
+        refreshCompressionKey(i)
         apps[i].dirtyCompressed += logical
         apps[i].compressedPhysical += physical
         memory.compressorPool += physical
@@ -136,6 +137,13 @@ extension Simulator {
         if memory.compressorPool > peakCompressorSinceSnapshot { peakCompressorSinceSnapshot = memory.compressorPool }
         mirror(i, reclaim: true)
         return true
+    }
+
+    /// Re-keys app `i` in the compression order. Called wherever a suspended app's resident dirty memory or its
+    /// state changes (its last foreground time only changes outside the Suspended state).
+    @inline(__always)
+    mutating func refreshCompressionKey(_ i: Int) {
+        compressionKey[i] = apps[i].state == .suspended && apps[i].dirtyResident > 0 ? apps[i].lastForegroundTime : .max
     }
 
     /// `bytes / ratio`, rounded up to whole pages (full-width arithmetic: no overflow for any size).
@@ -149,6 +157,7 @@ extension Simulator {
     mutating func decompress(_ i: Int) {
         let logical = apps[i].dirtyCompressed, physical = apps[i].compressedPhysical
         apps[i].dirtyResident += logical
+        refreshCompressionKey(i)
         apps[i].dirtyCompressed = 0
         apps[i].compressedPhysical = 0
         memory.compressorPool -= physical
@@ -169,6 +178,7 @@ extension Simulator {
         memory.compressedLogical -= apps[i].dirtyCompressed
         apps[i].dirtyFrozen = logical
         apps[i].dirtyResident = 0
+        refreshCompressionKey(i)
         apps[i].dirtyCompressed = 0
         apps[i].compressedPhysical = 0
         apps[i].frozen = true
@@ -184,6 +194,7 @@ extension Simulator {
     mutating func thaw(_ i: Int) -> Int {
         let bytes = apps[i].dirtyFrozen
         apps[i].dirtyResident += bytes
+        refreshCompressionKey(i)
         apps[i].dirtyFrozen = 0
         apps[i].frozen = false
         frozenCount -= 1

@@ -113,15 +113,17 @@ extension Simulator {
         }
     }
 
-    /// The suspended app with resident dirty memory that was in the foreground longest ago.
+    /// The suspended app with resident dirty memory that was in the foreground longest ago (ties: the first in
+    /// resident order).
     private func leastRecentlyUsedCompressible() -> Int? {
         var best: Int?
         var bestTime = Int.max
         for app in resident.members {
-            let i = Int(app)
-            guard apps[i].state == .suspended && apps[i].dirtyResident > 0 && apps[i].lastForegroundTime < bestTime else { continue }
-            best = i
-            bestTime = apps[i].lastForegroundTime
+            let key = compressionKey[Int(app)]
+            if key < bestTime {
+                best = Int(app)
+                bestTime = key
+            }
         }
         return best
     }

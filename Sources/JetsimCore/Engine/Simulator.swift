@@ -55,6 +55,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Apps holding volatile purgeable memory, oldest first (the purge order).
     var volatileOrder: VolatileQueue
     var resident: ResidentSet
+    /// Per app: its last time in the foreground while it is suspended with resident dirty memory (a compression
+    /// candidate), `Int.max` otherwise. Dense, so the compression order's scan reads 8 bytes per app, not an
+    /// `AppRuntime`. Kept by `refreshCompressionKey`.
+    var compressionKey: [Int]
     var residentCount = 0
     var suspendedCount = 0
     var compressorExhausted = false
@@ -116,6 +120,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         compressRatios = catalog.profiles.map { $0.compressRatioMilli ?? device.compressor.ratioMilli }
         apps = Array(repeating: AppRuntime(), count: catalog.count)
         resident = ResidentSet(count: catalog.count)
+        compressionKey = [Int](repeating: .max, count: catalog.count)
         volatileOrder = VolatileQueue(count: catalog.count)
         memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
         limits = ThresholdBytes(device)
@@ -442,6 +447,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             if a.state.isResident != resident.contains(i) { problems.append("app \(i) is missing from the resident set, or stale in it") }
             if a.state == .suspended { suspended += 1 }
             if a.dirtyCompressed > 0 && a.state != .suspended { problems.append("app \(i) runs with compressed memory") }
+            if compressionKey[i] != (a.state == .suspended && a.dirtyResident > 0 ? a.lastForegroundTime : .max) {
+                problems.append("app \(i)'s compression key is stale")
+            }
             if a.frozen && (a.state != .suspended || a.priorityClass != .frozen) { problems.append("app \(i) is frozen but \(a.state)") }
             if a.frozen { frozen += 1 }
             if Int32(i) == foreground {
