@@ -385,6 +385,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     // MARK: Shared helpers
 
+    @inline(__always)
     var available: Int { memory.available(compressorEnabled: limits.compressorOn) - retainedBytes }
 
     /// Records a lifecycle step for the observer.
