@@ -62,7 +62,7 @@ public struct MemorySample: Sendable, Equatable {
 /// Receives records as they happen — lifecycle steps (for `events.csv`), kills and samples — so that a long
 /// run need not keep them in memory.
 public protocol SimulationObserver {
-    /// When false the engine does not build lifecycle records at all.
+    /// When false the engine does not build lifecycle records at all (read once, when the simulator is made).
     var recordsLifecycle: Bool { get }
     mutating func record(_ record: LifecycleRecord)
     /// When false, kills and samples reach only `record(kill:)` and `record(sample:)`: the result's `kills` and

@@ -93,6 +93,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Bytes the backing's allocator retains beyond the model, counted against available memory when kill
     /// decisions use measured numbers; always 0 otherwise.
     var retainedBytes = 0
+    /// The observer's `recordsLifecycle`, read once: it is asked before every transition otherwise.
+    let recordsLifecycle: Bool
     // The generic-typed fields come last: every field before them then sits at an offset known at compile time,
     // which matters because the engine runs unspecialised (JetsimCore's generic code is not inlined into the CLI).
     public internal(set) var policy: Policy
@@ -126,6 +128,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         limits = ThresholdBytes(device)
         self.policy = policy
         self.observer = observer
+        recordsLifecycle = observer.recordsLifecycle
         self.options = options
         candidates.reserveCapacity(catalog.count + 1)
         // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
@@ -390,7 +393,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Records a lifecycle step for the observer.
     mutating func emit(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
-        guard observer.recordsLifecycle else { return }
+        guard recordsLifecycle else { return }
         observer.record(LifecycleRecord(
             time: now, app: Int32(i), from: from, to: to, callback: callback,
             footprintBytes: apps[i].footprint, deadlineMicros: deadline, cause: cause))

@@ -31,6 +31,9 @@ struct PendingTimer: Comparable {
         a.time != b.time ? a.time < b.time : a.sequence < b.sequence
     }
     static func == (a: PendingTimer, b: PendingTimer) -> Bool { a.time == b.time && a.sequence == b.sequence }
+
+    /// No timer: later than any (an empty slot).
+    static let none = PendingTimer(time: .max, sequence: .max, kind: .sample, app: -1, generation: 0, token: 0)
 }
 
 /// The engine's timer queue: a binary min-heap (swift-collections `Heap`) plus one slot per singleton kind.
@@ -41,9 +44,10 @@ struct PendingTimer: Comparable {
 struct TimerQueue {
     private var heap = Heap<PendingTimer>()
     private var nextSequence: UInt64 = 0
-    private var growthCheck: PendingTimer?
-    private var sustainedTick: PendingTimer?
-    private var recheck: PendingTimer?
+    /// The singleton slots; an empty one holds `PendingTimer.none` (time `Int.max`), so a pop compares plain values.
+    private var growthCheck = PendingTimer.none
+    private var sustainedTick = PendingTimer.none
+    private var recheck = PendingTimer.none
 
     /// Room for `capacity` pending timers up front, so steady-state scheduling does not grow the storage.
     init(capacity: Int = 0) { heap.reserveCapacity(capacity) }
@@ -69,20 +73,19 @@ struct TimerQueue {
 
     /// Removes and returns the earliest timer due at or before `time`.
     mutating func popDue(atOrBefore time: Int) -> PendingTimer? {
-        // Compared one by one: an array of the slots would allocate per pop.
-        var earliest = heap.min
-        if let t = growthCheck, earliest.map({ t < $0 }) ?? true { earliest = t }
-        if let t = sustainedTick, earliest.map({ t < $0 }) ?? true { earliest = t }
-        if let t = recheck, earliest.map({ t < $0 }) ?? true { earliest = t }
-        guard let first = earliest, first.time <= time else { return nil }
-        switch first.sequence {
-        case growthCheck?.sequence: growthCheck = nil
-        case sustainedTick?.sequence: sustainedTick = nil
-        case recheck?.sequence: recheck = nil
+        var earliest = heap.min ?? .none
+        if growthCheck < earliest { earliest = growthCheck }
+        if sustainedTick < earliest { earliest = sustainedTick }
+        if recheck < earliest { earliest = recheck }
+        guard earliest.time <= time, earliest.time != Int.max else { return nil }
+        switch earliest.sequence {
+        case growthCheck.sequence: growthCheck = .none
+        case sustainedTick.sequence: sustainedTick = .none
+        case recheck.sequence: recheck = .none
         default: _ = heap.removeMin()
         }
-        return first
+        return earliest
     }
 
-    var count: Int { heap.count + (growthCheck == nil ? 0 : 1) + (sustainedTick == nil ? 0 : 1) + (recheck == nil ? 0 : 1) }
+    var count: Int { heap.count + [growthCheck, sustainedTick, recheck].count { $0.time != Int.max } }
 }
