@@ -10,10 +10,6 @@ enum TimerKind: UInt8 {
     /// Timers that only observe the run (samples, metric windows): they never change its state, so the
     /// engine neither applies growth nor responds to pressure after them.
     var observesOnly: Bool { self == .sample || self == .warmupEnd || self == .intervalEnd }
-
-    /// Kinds of which at most one timer is current at a time (the foreground app's growth check, the
-    /// sustained-pressure tick, the pressure recheck): a new one makes the pending one stale, so it replaces it.
-    var singleton: Bool { self == .growthStep || self == .sustainedPressure || self == .pressureRecheck }
 }
 
 /// A pending timer. Ordered by time, then by scheduling order, so runs are deterministic.
@@ -36,15 +32,18 @@ struct PendingTimer: Comparable {
     static let none = PendingTimer(time: .max, sequence: .max, kind: .sample, app: -1, generation: 0, token: 0)
 }
 
-/// The engine's timer queue: a binary min-heap (swift-collections `Heap`) plus one slot per singleton kind.
+/// The engine's timer queue: a binary min-heap (swift-collections `Heap`) plus a slot for each kind of which at most
+/// one timer is current.
 ///
-/// Invariant: timers come out in (time, sequence) order, the order they would in one heap; a singleton kind's
-/// timer is replaced by the next one scheduled, which only drops timers that were stale (a third of all timers:
+/// Invariant: timers come out in (time, sequence) order, the order they would in one heap; a slot's timer is
+/// replaced by the next one of its kind scheduled, which only drops timers that were stale (a third of all timers:
 /// each foreground session leaves a growth check behind, each pressure episode a sustained-pressure tick).
 struct TimerQueue {
     private var heap = Heap<PendingTimer>()
     private var nextSequence: UInt64 = 0
-    /// The singleton slots; an empty one holds `PendingTimer.none` (time `Int.max`), so a pop compares plain values.
+    /// Kinds of which at most one timer is current at a time (the foreground app's growth check, the
+    /// sustained-pressure tick, the pressure recheck) each have a slot: a new one makes the pending one stale, so it
+    /// replaces it. An empty slot holds `PendingTimer.none` (time `Int.max`), so a pop compares plain values.
     private var growthCheck = PendingTimer.none
     private var sustainedTick = PendingTimer.none
     private var recheck = PendingTimer.none

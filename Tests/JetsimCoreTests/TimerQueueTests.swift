@@ -1,0 +1,47 @@
+@testable import JetsimCore
+import Testing
+
+/// The timer queue: a heap plus one slot per kind of which only one timer can be current.
+@Suite struct TimerQueueTests {
+    func drain(_ q: inout TimerQueue, through time: Int = .max - 1) -> [(TimerKind, Int)] {
+        var out: [(TimerKind, Int)] = []
+        while let t = q.popDue(atOrBefore: time) { out.append((t.kind, t.time)) }
+        return out
+    }
+
+    @Test func heapAndSlotsComeOutInTimeThenSchedulingOrder() {
+        var q = TimerQueue()
+        q.schedule(.agingEnd, at: 30)
+        q.schedule(.growthStep, at: 20)
+        q.schedule(.sustainedPressure, at: 30)   // same time as the aging end, scheduled after it
+        q.schedule(.wakeEnd, at: 10)
+        q.schedule(.pressureRecheck, at: 30)
+        #expect(drain(&q).map(\.0) == [.wakeEnd, .growthStep, .agingEnd, .sustainedPressure, .pressureRecheck])
+        #expect(q.count == 0)
+    }
+
+    @Test func aSlotKeepsOnlyTheLatestTimerOfItsKind() {
+        var q = TimerQueue()
+        q.schedule(.growthStep, at: 50, token: 1)
+        q.schedule(.growthStep, at: 40, token: 2)
+        q.schedule(.agingEnd, at: 45)
+        #expect(q.count == 2)
+        #expect(drain(&q).map(\.1) == [40, 45])
+    }
+
+    @Test func aReservedPlaceOrdersATimerAsIfScheduledThen() {
+        var q = TimerQueue()
+        let early = q.reserveSequence()
+        q.schedule(.taskWorkEnd, at: 100)
+        q.schedule(.taskExpiry, at: 100, sequence: early)   // scheduled last, but its place was reserved first
+        #expect(drain(&q).map(\.0) == [.taskExpiry, .taskWorkEnd])
+    }
+
+    @Test func onlyDueTimersComeOut() {
+        var q = TimerQueue()
+        q.schedule(.pressureRecheck, at: 5)
+        q.schedule(.agingEnd, at: 9)
+        #expect(drain(&q, through: 7).map(\.1) == [5])
+        #expect(q.count == 1)
+    }
+}
