@@ -29,6 +29,14 @@ import Testing
         #expect(drain(&q).map(\.1) == [40, 45])
     }
 
+    @Test func aCancelledSlotIsEmpty() {
+        var q = TimerQueue()
+        q.schedule(.sustainedPressure, at: 10)
+        q.schedule(.agingEnd, at: 20)
+        q.cancel(.sustainedPressure)
+        #expect(drain(&q).map(\.0) == [.agingEnd])
+    }
+
     @Test func aReservedPlaceOrdersATimerAsIfScheduledThen() {
         var q = TimerQueue()
         let early = q.reserveSequence()

@@ -289,6 +289,7 @@ extension Simulator {
         apps[i].growing = false
         apps[i].growthCheckAt = 0
         apps[i].growthEpoch &+= 1
+        timers.cancel(.growthStep)   // only the foreground app grows: the pending check was its own
     }
 
     /// dirty = base + rate × elapsed, in whole pages, capped at `max_dirty_mb`. Computed from the session's start,

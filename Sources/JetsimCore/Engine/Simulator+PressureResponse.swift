@@ -165,6 +165,7 @@ extension Simulator {
         if level == .normal {
             pressureEpoch &+= 1
             sustainedWaiting = false
+            timers.cancel(.sustainedPressure)
         }
         if level > old { broadcastMemoryWarning() }
     }

@@ -63,6 +63,16 @@ struct TimerQueue {
         }
     }
 
+    /// Empties the slot of `kind` (a growth check, sustained-pressure tick or recheck that has just become stale).
+    mutating func cancel(_ kind: TimerKind) {
+        switch kind {
+        case .growthStep: growthCheck = .none
+        case .sustainedPressure: sustainedTick = .none
+        case .pressureRecheck: recheck = .none
+        default: break
+        }
+    }
+
     /// A place in the scheduling order for a timer that may be scheduled later (or never): it then comes out
     /// where it would had it been scheduled now.
     mutating func reserveSequence() -> UInt64 {
