@@ -53,17 +53,13 @@ public struct CacheSimCommand: ParsableCommand {
 
     public init() {}
 
-    static func list(_ text: String) -> [String] {
-        text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
     public func validate() throws {
-        let capacities = Self.list(capacity)
+        let capacities = commaSeparated(capacity)
         guard !capacities.isEmpty else { throw ValidationError("--capacity needs at least one capacity") }
         for c in capacities where CacheCapacity(parsing: c) == nil {
             throw ValidationError("--capacity: expected bytes, a size such as 500MB or 2GiB, or a share of the working set such as 1%, found '\(c)'")
         }
-        guard !Self.list(policy).isEmpty else { throw ValidationError("--policy needs at least one policy") }
+        guard !commaSeparated(policy).isEmpty else { throw ValidationError("--policy needs at least one policy") }
     }
 
     public func run() throws {
@@ -72,12 +68,12 @@ public struct CacheSimCommand: ParsableCommand {
 
     private func execute() throws {
         let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
-        let given = Self.list(capacity).compactMap(CacheCapacity.init(parsing:))
+        let given = commaSeparated(capacity).compactMap(CacheCapacity.init(parsing:))
         var workingSet = 0
         if given.contains(where: \.isShare) { workingSet = try LibCacheSimStream.workingSet(path: trace, fields: fields).bytes }
         let capacities = given.map { $0.bytes(workingSet: workingSet) }
         var cells: [any ReplayCell] = []
-        for text in Self.list(policy) {
+        for text in commaSeparated(policy) {
             for bytes in capacities {
                 let device = Device.cache(capacityBytes: bytes)
                 let made = try PolicySource.make(text, environment: PolicyEnvironment(seed: seed, device: device), policiesDirectory: policies)
@@ -100,14 +96,7 @@ public struct CacheSimCommand: ParsableCommand {
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-cachesim"
         let rows = cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
-        let createdDirectory = !directoryExists(directory)
-        do {
-            try makeDirectories(directory)
-            try CacheReport.write(rows, trace: traceName, seed: seed, to: directory)
-        } catch {
-            if createdDirectory { rmdir(directory) }   // leaves nothing behind; fails harmlessly if not empty
-            throw error
-        }
+        try inOutputDirectory(directory) { try CacheReport.write(rows, trace: traceName, seed: seed, to: directory) }
         if !quiet {
             for r in rows {
                 let c = r.counters

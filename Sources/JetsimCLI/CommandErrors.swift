@@ -35,6 +35,24 @@ func sampleIntervalMicros(_ text: String) throws -> Int {
     return v
 }
 
+/// A comma-separated option value (`--policies`, `--capacity`, …) as its non-empty, trimmed items.
+func commaSeparated(_ text: String) -> [String] {
+    text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
+/// Runs `body` with `directory` made; when it fails, removes the directory again if this call made it (and it is
+/// still empty), so a failed run leaves nothing behind.
+func inOutputDirectory(_ directory: String, _ body: () throws -> Void) throws {
+    let created = !directoryExists(directory)
+    do {
+        try makeDirectories(directory)
+        try body()
+    } catch {
+        if created { rmdir(directory) }   // fails harmlessly if not empty
+        throw error
+    }
+}
+
 func printError(_ message: String) {
     var stderr = StandardError()
     print("jetsim: \(message)", to: &stderr)

@@ -49,9 +49,7 @@ public struct CompareCommand: ParsableCommand {
 
     func plan() throws -> Plan {
         let file = try config.map { try ExperimentConfig.read(path: $0) } ?? ExperimentConfig()
-        func list(_ text: String?) -> [String]? {
-            text.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-        }
+        func list(_ text: String?) -> [String]? { text.map(commaSeparated) }
         guard let trace = trace ?? file.trace else { throw ValidationError("a trace is required (--trace or 'trace' in --config)") }
         let format = format ?? file.format ?? "jetsim"
         guard format == "jetsim" || format == "libcachesim" else { throw ValidationError("--format must be 'jetsim' or 'libcachesim'") }

@@ -151,11 +151,9 @@ public struct RunCommand: ParsableCommand {
         let directory = out ?? "Reports/out/\(stem(traceName))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
         let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))
 
-        let createdDirectory = !directoryExists(directory)
         let showProgress = !quiet && isatty(2) == 1
-        do {
-            // kills.csv and timeseries.csv (and events.csv, live.csv) stream to disk as the run goes: memory stays flat.
-            try makeDirectories(directory)
+        // kills.csv and timeseries.csv (and events.csv, live.csv) stream to disk as the run goes: memory stays flat.
+        try inOutputDirectory(directory) {
             var live: LiveFileWriter?
             var realMemory: JemallocBacking?
             if case .jemalloc(let scale) = spec {
@@ -183,9 +181,6 @@ public struct RunCommand: ParsableCommand {
                 printError("warning: timeseries.csv stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
             }
             if !quiet { printSummary(result, directory: directory) }
-        } catch {
-            if createdDirectory { rmdir(directory) }   // leaves nothing behind; fails harmlessly if not empty
-            throw error
         }
     }
 
