@@ -157,20 +157,14 @@ public final class LibCacheSimStream {
             var to = to
             if to > from && buffer[to - 1] == 13 { to -= 1 }   // CRLF
             if to == from || buffer[from] == UInt8(ascii: "#") { return }
-            let fields = self.fields
-            var idField = fields.objectID - 1
-            let isText: Bool
-            if let plainText {
-                isText = plainText
-            } else {
-                let text = !buffer[from..<to].contains(UInt8(ascii: ","))
-                plainText = text
-                isText = text
-                if text { idField = 0 }
+            let deciding = plainText == nil
+            let isText = plainText ?? !buffer[from..<to].contains(UInt8(ascii: ","))
+            let idField = isText ? 0 : fields.objectID - 1
+            if deciding {   // the first row decides the format, and may be a header
+                plainText = isText
                 let id = buffer.withUnsafeBufferPointer { field($0, from, to, idField) }.flatMap { LibCacheSimTrace.unsigned($0) }
                 if id == nil { return }   // a header row
             }
-            if isText { idField = 0 }
             requestIndex += 1
             let request: ParsedRequest
             if let fast = fastFields(from: from, to: to, idField: idField, isText: isText) {

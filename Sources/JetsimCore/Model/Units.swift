@@ -40,7 +40,7 @@ public enum FixedPoint {
             out.append(48)
             if decimals > 0 {
                 out.append(46)
-                for _ in 0..<decimals { out.append(48) }
+                appendDigits(0, width: decimals, to: &out)
             }
             return
         }
@@ -56,23 +56,16 @@ public enum FixedPoint {
         appendDigits(rounded / scale, to: &out)
         if decimals > 0 {
             out.append(46)
-            var frac = rounded % scale
-            let start = out.count
-            for _ in 0..<decimals { out.append(48) }
-            var at = start + decimals - 1
-            while frac > 0 {
-                out[at] = 48 + UInt8(frac % 10)
-                frac /= 10
-                at -= 1
-            }
+            appendDigits(rounded % scale, width: decimals, to: &out)
         }
     }
 
-    /// The decimal digits of `value` at the end of `out`.
+    /// The decimal digits of `value` at the end of `out`, zero-padded on the left to `width` digits.
     @inlinable
-    public static func appendDigits(_ value: UInt, to out: inout [UInt8]) {
+    public static func appendDigits(_ value: UInt, width: Int = 1, to out: inout [UInt8]) {
         var digits = 1, rest = value / 10
         while rest > 0 { digits += 1; rest /= 10 }
+        digits = max(digits, width)
         let start = out.count
         for _ in 0..<digits { out.append(48) }
         var v = value, at = start + digits - 1
