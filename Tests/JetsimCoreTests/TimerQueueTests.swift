@@ -26,6 +26,7 @@ import Testing
         q.schedule(.growthStep, at: 40, token: 2)
         q.schedule(.agingEnd, at: 45)
         #expect(q.count == 2)
+        #expect(q.pendingTime(of: .growthStep) == 40 && q.pendingTime(of: .pressureRecheck) == nil)
         #expect(drain(&q).map(\.1) == [40, 45])
     }
 

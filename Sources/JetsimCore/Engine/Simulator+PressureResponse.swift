@@ -76,10 +76,8 @@ extension Simulator {
 
     /// Keeps one pressure recheck pending, at the earliest time asked for.
     private mutating func scheduleRecheck(at time: Int) {
-        if recheckAt != 0 && recheckAt <= time { return }
-        recheckEpoch &+= 1
-        recheckAt = time
-        timers.schedule(.pressureRecheck, at: time, token: recheckEpoch)
+        if let pending = timers.pendingTime(of: .pressureRecheck), pending <= time { return }
+        timers.schedule(.pressureRecheck, at: time)   // replaces a later one
     }
 
     /// Freezes idle suspended apps, least recently used first, within the freezer's count and daily write budget.

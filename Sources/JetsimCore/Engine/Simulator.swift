@@ -78,9 +78,6 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Sustained pressure found no idle app to kill; the next app to enter the idle band resumes the kills.
     var sustainedWaiting = false
     var lastSustainedKill = Int.min
-    /// The pending pressure recheck's time (0: none) and token (older rechecks are ignored).
-    var recheckAt = 0
-    var recheckEpoch: UInt32 = 0
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
     /// Candidates ordered by the policy's ranking key, when it has one (nil: kill decisions scan).
@@ -331,9 +328,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             guard timer.token == pressureEpoch else { return false }
             applyForegroundGrowth()
             return sustainedPressureTick(token: timer.token)
-        case .pressureRecheck:
-            guard timer.token == recheckEpoch else { return false }
-            recheckAt = 0
+        case .pressureRecheck:   // its slot holds the latest only: never stale
             applyForegroundGrowth()
         case .warmupEnd:
             warmupSnapshot = snapshot(includeApps: true)

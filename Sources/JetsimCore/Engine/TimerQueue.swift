@@ -63,6 +63,18 @@ struct TimerQueue {
         }
     }
 
+    /// When the timer in the slot of `kind` is due (nil: none pending, or not a slot kind).
+    func pendingTime(of kind: TimerKind) -> Int? {
+        let slot: PendingTimer
+        switch kind {
+        case .growthStep: slot = growthCheck
+        case .sustainedPressure: slot = sustainedTick
+        case .pressureRecheck: slot = recheck
+        default: return nil
+        }
+        return slot.time == Int.max ? nil : slot.time
+    }
+
     /// Empties the slot of `kind` (a growth check, sustained-pressure tick or recheck that has just become stale).
     mutating func cancel(_ kind: TimerKind) {
         switch kind {
