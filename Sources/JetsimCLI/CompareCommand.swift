@@ -157,7 +157,7 @@ public struct CompareCommand: ParsableCommand {
         // The charted cell goes first (its thread then draws the chart files while the other cells run), then the
         // cells whose policy scans every resident app at each kill (no ranking key: the slow ones), so that no long
         // cell starts last and leaves a thread idle at the end. The order cannot change a result.
-        let scans = prototypes.map { $0.rankingKey(KillCandidate(app: 0)) == nil }
+        let scans = prototypes.map { !$0.hasRankingKey }
         let rest = cells.indices.filter { $0 != chartIndex }
         let queue = WorkQueue(order: [chartIndex] + rest.filter { scans[cells[$0].policy] } + rest.filter { !scans[cells[$0].policy] })
         let chart = ChartBox()

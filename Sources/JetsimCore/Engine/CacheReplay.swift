@@ -79,7 +79,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         self.capacityBytes = max(0, capacityBytes)
         self._policy = policy
         self.relaunchCostMillis = relaunchCostMillis
-        keyed = _policy.rankingKey(KillCandidate(app: 0)) != nil
+        keyed = _policy.hasRankingKey
         idleBand = _policy.band(for: .idle)
     }
 
@@ -146,7 +146,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         guard objects[o].resident else { return }
         objects[o].bandEntrySequence = entrySequence
         entrySequence &+= 1
-        if keyed, let key = _policy.rankingKey(candidate(o)) { ranked.insert(object, key: key) }
+        if keyed, let key = _policy.rankingKey(rankingInputs(o)) { ranked.insert(object, key: key) }
     }
 
     /// Evicts until `size` more bytes fit; false when the policy refuses every candidate.
@@ -176,6 +176,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// What the full engine shows a policy for a suspended object on a cache device.
+    @inlinable func rankingInputs(_ o: Int) -> RankingInputs {
+        RankingInputs(band: idleBand, bandEntrySequence: objects[o].bandEntrySequence, launchSequence: objects[o].launchSequence,
+                      lastUseSequence: objects[o].lastUseSequence)
+    }
+
     @inlinable func candidate(_ o: Int) -> KillCandidate {
         let c = objects[o]
         return KillCandidate(

@@ -359,7 +359,7 @@ extension Simulator {
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
         if candidateIndex != nil {
             let isCandidate = apps[i].state.isResident && Int32(i) != foreground
-            let key = isCandidate ? policy.rankingKey(candidate(i)) : nil
+            let key = isCandidate ? policy.rankingKey(rankingInputs(i)) : nil
             candidateIndex?.update(i, key: key)
         }
         return cls != old

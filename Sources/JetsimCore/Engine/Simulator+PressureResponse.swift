@@ -278,6 +278,12 @@ extension Simulator {
         return foregroundAsLastResort(scope: scope, reason: reason)
     }
 
+    /// What app `i`'s ranking key is built from.
+    func rankingInputs(_ i: Int) -> RankingInputs {
+        RankingInputs(band: apps[i].band, bandEntrySequence: apps[i].bandEntrySequence, launchSequence: apps[i].launchSequence,
+                      lastUseSequence: apps[i].lastUseSequence)
+    }
+
     /// The read-only view of app `i` a policy ranks.
     func candidate(_ i: Int) -> KillCandidate {
         let a = apps[i]

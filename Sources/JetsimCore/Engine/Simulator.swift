@@ -130,7 +130,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         candidates.reserveCapacity(catalog.count + 1)
         // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
         timers = TimerQueue(capacity: 8 * catalog.count + 64)
-        if policy.rankingKey(KillCandidate(app: 0)) != nil { candidateIndex = CandidateIndex(count: catalog.count) }
+        if policy.hasRankingKey { candidateIndex = CandidateIndex(count: catalog.count) }
         order.reserveCapacity(catalog.count)
     }
 

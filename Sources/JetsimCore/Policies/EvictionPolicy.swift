@@ -16,16 +16,47 @@ public protocol EvictionPolicy: Sendable {
     /// (frequencies). The default does nothing.
     mutating func didOpen(_ app: Int32, at time: Int)
 
-    /// For a policy whose ranking is a fixed total order on a per-app key (smaller dies first) built only from the
-    /// candidate's band, band entry, launch and last use: that key. The engine then keeps candidates in an index
-    /// instead of scanning every resident app at each kill (debug builds check both agree). nil, the default: the
-    /// engine scans and asks `selectVictim`.
-    func rankingKey(_ candidate: KillCandidate) -> RankingKey?
+    /// For a policy whose ranking is a fixed total order on a per-app key (smaller dies first), built from the
+    /// candidate's band, band entry, launch and last use (all a `RankingInputs` holds): that key. The engine then
+    /// keeps candidates in an index instead of scanning every resident app at each kill (debug builds check both
+    /// agree). nil, the default: the engine scans and asks `selectVictim`.
+    func rankingKey(_ inputs: RankingInputs) -> RankingKey?
 }
 
 extension EvictionPolicy {
     public mutating func didOpen(_ app: Int32, at time: Int) {}
-    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { nil }
+    public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { nil }
+
+    /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
+    public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }
+}
+
+/// The part of a `KillCandidate` a ranking key may be built from. A key that can only see these changes only when
+/// they do, so the engine re-keys an app exactly where one of them changes, and builds no whole candidate to do so.
+public struct RankingInputs: Sendable, Equatable {
+    /// The band of the candidate's priority class.
+    public var band: Int
+    /// Order of entry into the current band (`KillCandidate.bandEntrySequence`).
+    public var bandEntrySequence: UInt64
+    /// Global order of the current instance's launch (`KillCandidate.launchSequence`).
+    public var launchSequence: UInt64
+    /// Global order of the last use (`KillCandidate.lastUseSequence`).
+    public var lastUseSequence: UInt64
+
+    @inlinable
+    public init(band: Int = 0, bandEntrySequence: UInt64 = 0, launchSequence: UInt64 = 0, lastUseSequence: UInt64 = 0) {
+        self.band = band
+        self.bandEntrySequence = bandEntrySequence
+        self.launchSequence = launchSequence
+        self.lastUseSequence = lastUseSequence
+    }
+
+    /// The candidate's inputs.
+    @inlinable
+    public init(_ candidate: KillCandidate) {
+        self.init(band: candidate.band, bandEntrySequence: candidate.bandEntrySequence,
+                  launchSequence: candidate.launchSequence, lastUseSequence: candidate.lastUseSequence)
+    }
 }
 
 /// A victim order: by `major`, then by `minor` (both ascending: the smallest dies first).

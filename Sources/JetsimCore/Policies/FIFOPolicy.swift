@@ -8,5 +8,5 @@ public struct FIFOPolicy: EvictionPolicy {
         KillCandidate.best(candidates) { $0.launchSequence < $1.launchSequence }
     }
 
-    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { RankingKey(major: 0, minor: candidate.launchSequence) }
+    public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { RankingKey(major: 0, minor: inputs.launchSequence) }
 }

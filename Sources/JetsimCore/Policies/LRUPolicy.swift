@@ -9,5 +9,5 @@ public struct LRUPolicy: EvictionPolicy {
         KillCandidate.best(candidates) { $0.lastUseSequence < $1.lastUseSequence }
     }
 
-    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { RankingKey(major: 0, minor: candidate.lastUseSequence) }
+    public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { RankingKey(major: 0, minor: inputs.lastUseSequence) }
 }

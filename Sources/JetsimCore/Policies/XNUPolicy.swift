@@ -36,5 +36,5 @@ public struct XNUPolicy: EvictionPolicy {
         KillCandidate.best(candidates) { c, b in c.band != b.band ? c.band < b.band : c.bandEntrySequence < b.bandEntrySequence }
     }
 
-    public func rankingKey(_ candidate: KillCandidate) -> RankingKey? { RankingKey(major: candidate.band, minor: candidate.bandEntrySequence) }
+    public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { RankingKey(major: inputs.band, minor: inputs.bandEntrySequence) }
 }
