@@ -6,12 +6,14 @@ extension Simulator {
     mutating func transition(_ i: Int, to state: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
         let from = apps[i].state
         assert(LifecycleTransitions.isLegal(from: from, to: state, cause: cause), "illegal transition \(from) → \(state) (\(cause))")
-        accrue(i)
+        // Footprint integrals change only with the footprint or residency: between two resident states, no accrual.
         if !from.isResident {
+            accrue(i)
             residentCount += 1
             resident.insert(i)
         }
         if state == .notRunning {
+            accrue(i)
             residentCount -= 1
             resident.remove(i)
         }
