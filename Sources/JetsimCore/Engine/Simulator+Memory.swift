@@ -148,8 +148,8 @@ extension Simulator {
 
     /// `bytes / ratio`, rounded up to whole pages (full-width arithmetic: no overflow for any size).
     func compressedSize(_ bytes: Int, ratioMilli: Int) -> Int {
-        let (high, low) = bytes.multipliedFullWidth(by: 1000)
-        let (q, r) = ratioMilli.dividingFullWidth((high, low))
+        // A ratio of at least 1 : 1 makes the quotient at most `bytes`: it always fits.
+        let (q, r) = Units.multiplyDivide(bytes, 1000, by: ratioMilli) ?? (bytes, 0)
         return Units.roundUp(r > 0 ? q + 1 : q, to: device.pageSize)
     }
 
@@ -201,9 +201,8 @@ extension Simulator {
         memory.free -= bytes
         metrics.thaws += 1
         mirror(i, reclaim: false)
-        let (high, low) = bytes.multipliedFullWidth(by: device.freezer.thawMicrosPerMebibyte)
-        let (micros, _) = Units.mebibyte.dividingFullWidth((high, low))
-        return (micros + Units.microsPerMilli - 1) / Units.microsPerMilli
+        let micros = Units.multiplyDivide(bytes, device.freezer.thawMicrosPerMebibyte, by: Units.mebibyte)?.quotient ?? Int.max
+        return micros / Units.microsPerMilli + (micros % Units.microsPerMilli > 0 ? 1 : 0)
     }
 
     /// The process is gone: all its memory returns to the free pool.
@@ -306,8 +305,7 @@ extension Simulator {
         // cost more than the arithmetic.
         let rate = profiles[i].growthBytesPerMinute, cap = profiles[i].maxDirtyBytes
         let elapsed = now - apps[i].growthStart
-        let (high, low) = rate.multipliedFullWidth(by: elapsed)
-        let grown = high >= Self.microsPerMinute ? Int.max : Self.microsPerMinute.dividingFullWidth((high, low)).quotient
+        let grown = Units.multiplyDivide(rate, elapsed, by: Self.microsPerMinute)?.quotient ?? Int.max
         let target = min(apps[i].growthBase + min(Units.roundDown(grown, to: device.pageSize), cap), cap)
         return max(target, apps[i].dirtyResident)
     }
@@ -334,9 +332,7 @@ extension Simulator {
         if device.freezer.enabled { consider(avail - limits.freezer + 1) }
         // Growth needed from the session's base, in whole pages, and the time the formula reaches it.
         let needed = Units.roundUp(dirty - apps[i].growthBase + delta, to: device.pageSize)
-        let (high, low) = needed.multipliedFullWidth(by: Self.microsPerMinute)
-        guard high < rate else { return nil }   // beyond any representable time
-        let (q, r) = rate.dividingFullWidth((high, low))
+        guard let (q, r) = Units.multiplyDivide(needed, Self.microsPerMinute, by: rate) else { return nil }   // beyond any representable time
         let (at, overflow) = apps[i].growthStart.addingReportingOverflow(r > 0 ? q + 1 : q)
         return overflow ? nil : max(at, now + 1)
     }

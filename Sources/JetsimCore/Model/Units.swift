@@ -20,6 +20,19 @@ public enum Units {
     public static func roundDown(_ value: Int, to granule: Int) -> Int {
         value - value % granule
     }
+
+    /// `a × b / divisor`, truncated, and its remainder, for `a`, `b` ≥ 0 and `divisor` > 0. Exact: the product is
+    /// taken at full width when it does not fit in 64 bits (then one 128-bit division instead of a 64-bit one).
+    /// nil when the quotient might not fit in an `Int` (it would be at least 2^62).
+    @inlinable
+    public static func multiplyDivide(_ a: Int, _ b: Int, by divisor: Int) -> (quotient: Int, remainder: Int)? {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        if !overflow { return (product / divisor, product % divisor) }
+        let (high, low) = a.multipliedFullWidth(by: b)
+        // The quotient fits when the dividend is below divisor × 2^63; high < divisor / 2 keeps it so.
+        guard high < divisor >> 1 else { return nil }
+        return divisor.dividingFullWidth((high, low))
+    }
 }
 
 /// Exact decimal rendering of integer ratios, so reports never depend on floating-point printing.
@@ -110,8 +123,8 @@ public struct Share: Sendable, Hashable, Comparable {
     public static let all = Share(partsPerMillion: scale)
     /// The share of `bytes`, rounded down to a multiple of `granule`.
     public func of(_ bytes: Int, granule: Int) -> Int {
-        let (high, low) = bytes.multipliedFullWidth(by: partsPerMillion)
-        let (q, _) = Share.scale.dividingFullWidth((high, low))
+        // A share is at most 1, so the quotient always fits.
+        let q = Units.multiplyDivide(bytes, partsPerMillion, by: Share.scale)?.quotient ?? bytes
         return Units.roundDown(q, to: granule)
     }
     public static func < (a: Share, b: Share) -> Bool { a.partsPerMillion < b.partsPerMillion }

@@ -1,0 +1,32 @@
+@testable import JetsimCore
+import Testing
+
+/// Exact integer arithmetic the accounting relies on.
+@Suite struct UnitsTests {
+    @Test func multiplyDivideIsExactWithinSixtyFourBits() {
+        #expect(Units.multiplyDivide(7, 3, by: 2)! == (10, 1))
+        #expect(Units.multiplyDivide(0, 123, by: 7)! == (0, 0))
+    }
+
+    @Test func multiplyDivideIsExactWhenTheProductNeedsMoreThanSixtyFourBits() {
+        // 2^56 bytes × 60 000 000 µs overflows 64 bits; divided by 1 000 000 it is 2^56 × 60, with nothing left over.
+        let r = Units.multiplyDivide(1 << 56, 60_000_000, by: 1_000_000)!
+        #expect(r == ((1 << 56) * 60, 0))
+        // (2^62 + 1) × 3 / 4 = 3 × 2^60 remainder 3.
+        #expect(Units.multiplyDivide((1 << 62) + 1, 3, by: 4)! == (3 << 60, 3))
+        #expect(Units.multiplyDivide(1 << 61, 4, by: 2)! == (1 << 62, 0))
+    }
+
+    @Test func multiplyDivideRefusesAQuotientThatMightNotFit() {
+        #expect(Units.multiplyDivide(Int.max, Int.max, by: 3) == nil)
+        // The dividend's high word is below the divisor, yet the quotient (≈ 1.2 × 10^19) is above Int.max: the check a
+        // plain `high < divisor` makes would let the 128-bit division trap.
+        #expect(Units.multiplyDivide(1 << 56, 60_000_000, by: 400_000) == nil)
+    }
+
+    @Test func aShareOfAHugeSizeIsExact() {
+        let half = Share(partsPerMillion: 500_000)
+        #expect(half.of(1 << 60, granule: 16_384) == 1 << 59)
+        #expect(Share.all.of(Int.max - 1, granule: 2) == Int.max - 1)
+    }
+}
