@@ -386,9 +386,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     @inline(__always)
     var available: Int { memory.available(compressorEnabled: limits.compressorOn) - retainedBytes }
 
-    /// Records a lifecycle step for the observer.
+    /// Records a lifecycle step for the observer (inlined: most runs record none, and then this is one test).
+    @inline(__always)
     mutating func emit(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
-        guard recordsLifecycle else { return }
+        if recordsLifecycle { record(i, from: from, to: to, callback, deadline: deadline, cause: cause) }
+    }
+
+    private mutating func record(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int, cause: TransitionCause) {
         observer.record(LifecycleRecord(
             time: now, app: Int32(i), from: from, to: to, callback: callback,
             footprintBytes: apps[i].footprint, deadlineMicros: deadline, cause: cause))
