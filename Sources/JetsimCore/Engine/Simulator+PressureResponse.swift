@@ -134,24 +134,23 @@ extension Simulator {
     /// 12/10 and 14/10 factors).
     mutating func updatePressureLevel() {
         guard !device.cacheEquivalent else { return }   // a cache has no pressure levels
-        let t = device.pressureThresholds
+        let t = limits.pressure
         let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
         let total = nonCompressed + memory.compressedLogical
-        func shareBelow(_ percent: Int) -> Bool { nonCompressed * 100 < percent * total }
-        func shareAbove(_ percent: Int) -> Bool { nonCompressed * 100 > percent * total }
-        let avail = available, soft = limits.soft, critical = limits.critical
-        let enterCritical = shareBelow(t.criticalEnter) || avail < critical
-        let enterWarning = shareBelow(t.warningEnter) || avail < soft
-        let leaveWarning = shareAbove(t.warningExit) && avail >= soft / 10 * 12
-        let leaveCritical = shareAbove(t.criticalExit) && avail >= critical / 10 * 14
+        let avail = available
+        // Each test only where the current level needs it (this runs two or three times per event).
+        func enterCritical() -> Bool { nonCompressed * 100 < t.criticalEnter * total || avail < limits.critical }
+        func enterWarning() -> Bool { nonCompressed * 100 < t.warningEnter * total || avail < limits.soft }
+        func leaveWarning() -> Bool { nonCompressed * 100 > t.warningExit * total && avail >= limits.leaveWarning }
+        func leaveCritical() -> Bool { nonCompressed * 100 > t.criticalExit * total && avail >= limits.leaveCritical }
         var level = pressure
         switch pressure {
         case .normal:
-            if enterCritical { level = .critical } else if enterWarning { level = .warning }
+            if enterCritical() { level = .critical } else if enterWarning() { level = .warning }
         case .warning:
-            if enterCritical { level = .critical } else if leaveWarning { level = .normal }
+            if enterCritical() { level = .critical } else if leaveWarning() { level = .normal }
         case .critical:
-            if leaveWarning { level = .normal } else if leaveCritical { level = .warning }
+            if leaveWarning() { level = .normal } else if leaveCritical() { level = .warning }
         }
         guard level != pressure else { return }
         let old = pressure

@@ -478,6 +478,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 /// A device's kill, freezer and compressor settings as the engine reads them per event.
 struct ThresholdBytes {
     let soft: Int, idle: Int, critical: Int, freezer: Int
+    /// Available memory needed to leave the warning (critical) level: 20 % (40 %) above the soft (critical) threshold.
+    let leaveWarning: Int, leaveCritical: Int
+    let pressure: Device.PressureThresholds
     /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
     let quiet: Int
     let compressorOn: Bool
@@ -486,6 +489,9 @@ struct ThresholdBytes {
         idle = device.idleBytes
         critical = device.criticalBytes
         freezer = device.freezerBytes
+        leaveWarning = soft / 10 * 12
+        leaveCritical = critical / 10 * 14
+        pressure = device.pressureThresholds
         quiet = max(soft, idle, critical, device.freezer.enabled ? freezer : Int.min)
         compressorOn = device.compressor.enabled
     }
