@@ -24,7 +24,7 @@ public enum Units {
     /// `a × b / divisor`, truncated, and its remainder, for `a`, `b` ≥ 0 and `divisor` > 0. Exact: the product is
     /// taken at full width when it does not fit in 64 bits (then one 128-bit division instead of a 64-bit one).
     /// nil when the quotient might not fit in an `Int` (it would be at least 2^62).
-    @inlinable
+    @inlinable @inline(__always)
     public static func multiplyDivide(_ a: Int, _ b: Int, by divisor: Int) -> (quotient: Int, remainder: Int)? {
         let (product, overflow) = a.multipliedReportingOverflow(by: b)
         if !overflow { return (product / divisor, product % divisor) }
