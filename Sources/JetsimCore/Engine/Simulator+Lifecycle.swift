@@ -9,11 +9,13 @@ extension Simulator {
         // Footprint integrals change only with the footprint or residency: between two resident states, no accrual.
         if !from.isResident {
             accrue(i)
+            integrateResidentTime()
             residentCount += 1
             resident.insert(i)
         }
         if state == .notRunning {
             accrue(i)
+            integrateResidentTime()
             residentCount -= 1
             resident.remove(i)
         }

@@ -154,6 +154,7 @@ extension Simulator {
         }
         guard level != pressure else { return }
         let old = pressure
+        integratePressureTime()
         pressure = level
         if old == .normal {
             pressureEpoch &+= 1

@@ -40,6 +40,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var timers = TimerQueue()
 
     public internal(set) var now = 0
+    /// The times up to which the time spent at each pressure level, and the resident apps' time, are integrated: they
+    /// are integrated when what they weigh changes (the level, the resident count) and when a snapshot reads them,
+    /// so moving the clock costs nothing.
+    var pressureTimeTo = 0, residentTimeTo = 0
     var startTime = 0
     var started = false
     /// The frontmost app, or -1 (home screen).
@@ -225,6 +229,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         started = true
         startTime = time
         now = time
+        pressureTimeTo = time
+        residentTimeTo = time
         timers.schedule(.sample, at: time)
         if options.warmupMicros > 0 { timers.schedule(.warmupEnd, at: time + options.warmupMicros) }
         if options.intervalMicros > 0 { timers.schedule(.intervalEnd, at: time + options.intervalMicros) }
@@ -232,6 +238,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Every additive counter as of now (footprint integrals accrued to now).
     mutating func snapshot(includeApps: Bool) -> MetricsSnapshot {
+        integratePressureTime()
+        integrateResidentTime()
         var s = MetricsSnapshot()
         s.time = now
         s.events = metrics.events
@@ -278,13 +286,22 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         return s
     }
 
-    /// Moves the clock forward, integrating time-weighted metrics. Changes no state.
+    /// Moves the clock forward. Changes no state.
+    @inline(__always)
     mutating func advance(to time: Int) {
-        let dt = time - now
-        guard dt > 0 else { return }
-        metrics.microsAtLevel[Int(pressure.rawValue)] += dt
-        metrics.residentAppMicros += Int128(residentCount) * Int128(dt)
-        now = time
+        if time > now { now = time }
+    }
+
+    /// Adds the time since the last integration at the current pressure level; before the level changes, and for snapshots.
+    mutating func integratePressureTime() {
+        metrics.microsAtLevel[Int(pressure.rawValue)] += now - pressureTimeTo
+        pressureTimeTo = now
+    }
+
+    /// Adds the resident apps' time since the last integration; before the resident count changes, and for snapshots.
+    mutating func integrateResidentTime() {
+        metrics.residentAppMicros += Int128(residentCount) * Int128(now - residentTimeTo)
+        residentTimeTo = now
     }
 
     /// Brings the foreground app's growth up to now; done before every event and every timer still current (never
