@@ -47,6 +47,8 @@ struct TimerQueue {
     private var growthCheck = PendingTimer.none
     private var sustainedTick = PendingTimer.none
     private var recheck = PendingTimer.none
+    /// The earliest of the three slots, kept as they change, so a pop compares two timers, not four.
+    private var earliestSlot = PendingTimer.none
 
     /// Room for `capacity` pending timers up front, so steady-state scheduling does not grow the storage.
     init(capacity: Int = 0) { heap.reserveCapacity(capacity) }
@@ -59,8 +61,17 @@ struct TimerQueue {
         case .growthStep: growthCheck = timer
         case .sustainedPressure: sustainedTick = timer
         case .pressureRecheck: recheck = timer
-        default: heap.insert(timer)
+        default:
+            heap.insert(timer)
+            return
         }
+        refreshEarliestSlot()
+    }
+
+    private mutating func refreshEarliestSlot() {
+        earliestSlot = growthCheck
+        if sustainedTick < earliestSlot { earliestSlot = sustainedTick }
+        if recheck < earliestSlot { earliestSlot = recheck }
     }
 
     /// When the timer in the slot of `kind` is due (nil: none pending, or not a slot kind).
@@ -81,8 +92,9 @@ struct TimerQueue {
         case .growthStep: growthCheck = .none
         case .sustainedPressure: sustainedTick = .none
         case .pressureRecheck: recheck = .none
-        default: break
+        default: return
         }
+        refreshEarliestSlot()
     }
 
     /// A place in the scheduling order for a timer that may be scheduled later (or never): it then comes out
@@ -95,15 +107,13 @@ struct TimerQueue {
     /// Removes and returns the earliest timer due at or before `time`.
     mutating func popDue(atOrBefore time: Int) -> PendingTimer? {
         var earliest = heap.min ?? .none
-        if growthCheck < earliest { earliest = growthCheck }
-        if sustainedTick < earliest { earliest = sustainedTick }
-        if recheck < earliest { earliest = recheck }
+        if earliestSlot < earliest { earliest = earliestSlot }
         guard earliest.time <= time, earliest.time != Int.max else { return nil }
-        switch earliest.sequence {
-        case growthCheck.sequence: growthCheck = .none
-        case sustainedTick.sequence: sustainedTick = .none
-        case recheck.sequence: recheck = .none
-        default: _ = heap.removeMin()
+        // Sequences are unique, so the earliest timer's tells where it came from.
+        if earliest.sequence == earliestSlot.sequence {
+            cancel(earliest.kind)
+        } else {
+            _ = heap.removeMin()
         }
         return earliest
     }
