@@ -232,10 +232,11 @@ extension Simulator {
     /// volatile memory oldest first. Neither changes anyone's footprint.
     mutating func reclaimCleanPages() {
         guard memory.free < 0 else { return }
-        for pass in 0..<2 where memory.fileBacked > 0 {
+        for pass in 0..<2 where memory.fileBacked > 0 && memory.free < 0 {
             for app in resident.members {
+                guard memory.free < 0 else { break }
                 let i = Int(app)
-                guard memory.free < 0, apps[i].fileBacked > 0, pass == 1 || app != foreground else { continue }
+                guard apps[i].fileBacked > 0, pass == 1 || app != foreground else { continue }
                 let take = min(apps[i].fileBacked, -memory.free)
                 apps[i].fileBacked -= take
                 memory.fileBacked -= take
