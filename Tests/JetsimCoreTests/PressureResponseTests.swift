@@ -220,4 +220,27 @@ import Testing
         let r = h.finish()
         #expect(r.kills.map(\.reason) == [.idleExit, .vmCompressorSpaceShortage])
     }
+
+    @Test func anAppAgingIntoTheIdleBandBelowTheIdleThresholdIsKilledThen() throws {
+        var h = try harness([bareApp("b", dirtyMB: 300), bareApp("fg", dirtyMB: 620)])
+        h.open("b", at: 5)
+        h.open("fg", at: 10)      // available 80 < idle 100, but "b" is aging (band 20) until 12 s: no idle victim
+        #expect(h.state("b") == .suspended)
+        h.event(12.5, .alloc, "b", value: 1)   // ignored ("b" is suspended): no response of its own
+        #expect(h.state("b") == .notRunning)
+        let r = h.finish()
+        #expect(r.kills.map(\.reason) == [.idleExit])
+        #expect(r.kills.first?.time == sec(12))   // at its aging end, not at the next event
+    }
+
+    @Test func anAppAgingIntoTheIdleBandBelowTheFreezerThresholdIsFrozenThen() throws {
+        var d = testDevice(limitMB: 2000)
+        d.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(200))
+        d.freezer.enabled = true
+        var h = try harness([bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], device: d)
+        h.open("a", at: 0)
+        h.open("fg", at: 10)      // available 400 < 50 %: the freezer would take "a", aging until 12 s
+        h.event(12.5, .alloc, "a", value: 1)   // ignored: no response of its own
+        #expect(h.sim.priorityClass(of: h.id("a")) == .frozen)
+    }
 }

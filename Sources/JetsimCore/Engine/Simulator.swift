@@ -357,7 +357,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             guard apps[i].generation == timer.generation, apps[i].state.isResident, isCurrent(timer, app: i) else { return false }
             applyForegroundGrowth()
             switch timer.kind {
-            case .agingEnd: return refreshPriorityClass(i)
+            case .agingEnd:
+                // The app only moves to the idle band. Since the last response, only growth changed memory, and growth
+                // crosses no threshold without a check of its own; so the response can act only if it may now kill or
+                // freeze an idle app (half of all timers are aging ends: most skip it).
+                return refreshPriorityClass(i)
+                    && (available < limits.idle || (device.freezer.enabled && available < limits.freezer))
             case .interruptEnd: return endInterruption(i, token: timer.token)
             case .taskWorkEnd: return backgroundTaskWorkEnded(i)
             case .taskExpiry: return backgroundTaskBudgetExpired(i, token: timer.token)
