@@ -324,7 +324,7 @@ extension Simulator {
         guard delta > 0 else { return nil }
         func consider(_ d: Int) { if d > 0 && d < delta { delta = d } }
         let footprint = apps[i].footprint, limit = memoryLimit(i)
-        if !apps[i].nearLimitWarned { consider(device.warningLevel(forLimit: limit) - footprint) }
+        if !apps[i].nearLimitWarned { consider((Int32(i) == foreground ? limits.activeWarning : limits.inactiveWarning) - footprint) }
         consider(limit - footprint + 1)
         let avail = available
         consider(avail - limits.soft + 1)
@@ -409,7 +409,7 @@ extension Simulator {
 
     /// The footprint at which a running app is warned that it nears its limit.
     func limitWarningLevel(_ i: Int) -> Int {
-        device.cacheEquivalent ? Int.max : device.warningLevel(forLimit: memoryLimit(i))
+        device.cacheEquivalent ? Int.max : Int32(i) == foreground ? limits.activeWarning : limits.inactiveWarning
     }
 
     /// `didReceiveMemoryWarning`: the app drops its `cache_drop_on_warning` share of caches.

@@ -503,6 +503,8 @@ struct ThresholdBytes {
     /// Available memory needed to leave the warning (critical) level: 20 % (40 %) above the soft (critical) threshold.
     let leaveWarning: Int, leaveCritical: Int
     let pressure: Device.PressureThresholds
+    /// The footprints at which an app is warned that it nears its active and its inactive limit.
+    let activeWarning: Int, inactiveWarning: Int
     /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
     let quiet: Int
     let compressorOn: Bool
@@ -514,6 +516,8 @@ struct ThresholdBytes {
         leaveWarning = soft / 10 * 12
         leaveCritical = critical / 10 * 14
         pressure = device.pressureThresholds
+        activeWarning = device.warningLevel(forLimit: device.appLimitActiveBytes)
+        inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)
         quiet = max(soft, idle, critical, device.freezer.enabled ? freezer : Int.min)
         compressorOn = device.compressor.enabled
     }
