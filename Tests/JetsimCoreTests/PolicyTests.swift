@@ -10,6 +10,30 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
 
 /// Each built-in's ranking on hand-made situations.
 @Suite struct BuiltInPolicyTests {
+    /// A keyed policy's key must order candidates as its `selectVictim` does: the engine answers from the key alone.
+    func keyAgreesWithSelection<P: EvictionPolicy>(_ policy: P) {
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<500 {
+            let candidates = (0..<Int32(random.below(8) + 1)).map { app in
+                KillCandidate(app: app, band: Int(random.below(3)) * 20, bandEntrySequence: random.below(1_000),
+                              lastUseSequence: random.below(1_000), launchSequence: random.below(1_000))
+            }
+            let byKey = candidates.min { a, b in
+                let x = policy.rankingKey(RankingInputs(a))!, y = policy.rankingKey(RankingInputs(b))!
+                return x != y ? x < y : a.app < b.app
+            }
+            #expect(pick(policy, candidates) == byKey?.app)
+        }
+    }
+
+    @Test func keyedPoliciesRankByTheirKeyAsTheySelect() {
+        #expect(XNUPolicy().hasRankingKey && LRUPolicy().hasRankingKey && FIFOPolicy().hasRankingKey)
+        #expect(!LargestPolicy().hasRankingKey)
+        keyAgreesWithSelection(XNUPolicy())
+        keyAgreesWithSelection(LRUPolicy())
+        keyAgreesWithSelection(FIFOPolicy())
+    }
+
     @Test func lruTakesTheLeastRecentlyUsed() {
         let c = [KillCandidate(app: 0, lastUseSequence: 5), KillCandidate(app: 1, lastUseSequence: 2), KillCandidate(app: 2, lastUseSequence: 9)]
         #expect(pick(LRUPolicy(), c) == 1)

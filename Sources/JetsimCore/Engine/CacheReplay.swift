@@ -175,12 +175,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         return true
     }
 
-    /// What the full engine shows a policy for a suspended object on a cache device.
+    /// What a ranking key is built from for a suspended object: the part of `candidate(_:)` a key may see.
     @inlinable func rankingInputs(_ o: Int) -> RankingInputs {
         RankingInputs(band: idleBand, bandEntrySequence: objects[o].bandEntrySequence, launchSequence: objects[o].launchSequence,
                       lastUseSequence: objects[o].lastUseSequence)
     }
 
+    /// What the full engine shows a policy for a suspended object on a cache device.
     @inlinable func candidate(_ o: Int) -> KillCandidate {
         let c = objects[o]
         return KillCandidate(

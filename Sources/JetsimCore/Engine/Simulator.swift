@@ -502,6 +502,7 @@ struct ThresholdBytes {
     let soft: Int, idle: Int, critical: Int, freezer: Int
     /// Available memory needed to leave the warning (critical) level: 20 % (40 %) above the soft (critical) threshold.
     let leaveWarning: Int, leaveCritical: Int
+    /// The pressure levels' thresholds on the non-compressed share of memory.
     let pressure: Device.PressureThresholds
     /// The footprints at which an app is warned that it nears its active and its inactive limit.
     let activeWarning: Int, inactiveWarning: Int

@@ -31,8 +31,9 @@ extension EvictionPolicy {
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }
 }
 
-/// The part of a `KillCandidate` a ranking key may be built from. A key that can only see these changes only when
-/// they do, so the engine re-keys an app exactly where one of them changes, and builds no whole candidate to do so.
+/// The part of a `KillCandidate` a ranking key may be built from. A key that sees only these can change only when
+/// they do, so the engine re-keys an app only where one of them may have changed, and builds no whole candidate to
+/// do so.
 public struct RankingInputs: Sendable, Equatable {
     /// The band of the candidate's priority class.
     public var band: Int
