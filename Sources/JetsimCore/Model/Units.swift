@@ -61,9 +61,9 @@ public enum FixedPoint {
         for _ in 0..<decimals { scale *= 10 }
         let negative = (numerator < 0) != (denominator < 0) && numerator != 0
         let n = numerator.magnitude, d = denominator.magnitude
-        // Widen to avoid overflow of n × scale on large byte counts.
-        let (high, low) = n.multipliedFullWidth(by: scale)
-        let (q, r) = d.dividingFullWidth((high, low))
+        // n × scale at full width only when it overflows 64 bits (large byte counts): a 128-bit division costs more.
+        let (product, overflow) = n.multipliedReportingOverflow(by: scale)
+        let (q, r) = overflow ? d.dividingFullWidth(n.multipliedFullWidth(by: scale)) : (product / d, product % d)
         let rounded = r * 2 >= d ? q + 1 : q
         if negative && rounded != 0 { out.append(45) }
         appendDigits(rounded / scale, to: &out)
