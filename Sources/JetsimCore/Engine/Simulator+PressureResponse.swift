@@ -174,11 +174,14 @@ extension Simulator {
         for i in resident.members where apps[Int(i)].state.isRunning && apps[Int(i)].footprint >= 6 * Units.mebibyte {
             order.append(i)
         }
-        order.sort { a, b in
-            let x = apps[Int(a)], y = apps[Int(b)]
-            if x.band != y.band { return x.band < y.band }
-            if x.footprint != y.footprint { return x.footprint > y.footprint }
-            return a < b
+        do {   // the table's copy ends here, before the warnings write to it
+            let apps = self.apps
+            order.sort { a, b in
+                let x = apps[Int(a)], y = apps[Int(b)]
+                if x.band != y.band { return x.band < y.band }
+                if x.footprint != y.footprint { return x.footprint > y.footprint }
+                return a < b
+            }
         }
         for i in order { sendMemoryWarning(Int(i)) }
     }

@@ -34,7 +34,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     let profiles: [AppProfile]
     /// Effective compression ratio per app, thousandths.
     let compressRatios: [Int]
-    var apps: [AppRuntime]
+    var apps: AppTable
     var memory: SystemMemory
     let options: SimulationOptions
     var timers = TimerQueue()
@@ -121,7 +121,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             return q
         }
         compressRatios = catalog.profiles.map { $0.compressRatioMilli ?? device.compressor.ratioMilli }
-        apps = Array(repeating: AppRuntime(), count: catalog.count)
+        apps = AppTable(repeating: AppRuntime(), count: catalog.count)
         resident = ResidentSet(count: catalog.count)
         compressionKey = [Int](repeating: .max, count: catalog.count)
         volatileOrder = VolatileQueue(count: catalog.count)
@@ -140,6 +140,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Applies one trace event at its time, after every timer due by then.
     public mutating func process(_ event: TraceEvent) {
+        apps.makeUnique()
         if !started { start(at: event.time) }
         let t = max(event.time, now)
         runTimers(through: t)
@@ -174,6 +175,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Ends the run at the last event's time and returns everything measured after the warm-up.
     public mutating func finish() -> SimulationResult {
+        apps.makeUnique()
         runTimers(through: now)
         let final = snapshot(includeApps: true)
         var base = MetricsSnapshot()
