@@ -14,14 +14,14 @@ struct CandidateIndex {
         static func precedes(_ a: Entry, _ b: Entry) -> Bool { a.key != b.key ? a.key < b.key : a.app < b.app }
     }
 
-    private var entries: [Entry] = []
-    private var positions: [Int32]
+    private var entries: UncheckedArray<Entry>
+    private var positions: UncheckedArray<Int32>
     /// Heap positions still to look at in `first(where:)`, kept between calls so a search allocates nothing.
     private var frontier: [Int] = []
 
     init(count: Int) {
-        positions = [Int32](repeating: -1, count: count)
-        entries.reserveCapacity(count)
+        positions = UncheckedArray(repeating: -1, count: count)
+        entries = UncheckedArray(capacity: count)
         frontier.reserveCapacity(count)
     }
 
@@ -32,6 +32,12 @@ struct CandidateIndex {
     }
 
     var count: Int { entries.count }
+
+    /// Copies shared storage (`UncheckedArray`): called at every public mutating entry of the engine.
+    mutating func makeUnique() {
+        entries.makeUnique()
+        positions.makeUnique()
+    }
 
     /// Sets app's key (nil: not a candidate).
     mutating func update(_ app: Int, key: RankingKey?) {

@@ -97,7 +97,7 @@ extension Simulator {
     }
 
     /// Whether the app still holds the volatile memory this entry recorded.
-    static func isLive(_ e: VolatileQueue.Entry, in apps: AppTable) -> Bool {
+    static func isLive(_ e: VolatileQueue.Entry, in apps: UncheckedArray<AppRuntime>) -> Bool {
         let i = Int(e.app)
         return apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence == e.sequence
     }

@@ -34,7 +34,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     let profiles: [AppProfile]
     /// Effective compression ratio per app, thousandths.
     let compressRatios: [Int]
-    var apps: AppTable
+    var apps: UncheckedArray<AppRuntime>
     var memory: SystemMemory
     let options: SimulationOptions
     var timers = TimerQueue()
@@ -62,7 +62,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Per app: its last time in the foreground while it is suspended with resident dirty memory (a compression
     /// candidate), `Int.max` otherwise. Dense, so the compression order's scan reads 8 bytes per app, not an
     /// `AppRuntime`. Kept by `refreshCompressionKey`.
-    var compressionKey: [Int]
+    var compressionKey: UncheckedArray<Int>
     var residentCount = 0
     var suspendedCount = 0
     var compressorExhausted = false
@@ -121,9 +121,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             return q
         }
         compressRatios = catalog.profiles.map { $0.compressRatioMilli ?? device.compressor.ratioMilli }
-        apps = AppTable(repeating: AppRuntime(), count: catalog.count)
+        apps = UncheckedArray(repeating: AppRuntime(), count: catalog.count)
         resident = ResidentSet(count: catalog.count)
-        compressionKey = [Int](repeating: .max, count: catalog.count)
+        compressionKey = UncheckedArray(repeating: .max, count: catalog.count)
         volatileOrder = VolatileQueue(count: catalog.count)
         memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
         limits = ThresholdBytes(device)
@@ -140,7 +140,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Applies one trace event at its time, after every timer due by then.
     public mutating func process(_ event: TraceEvent) {
-        apps.makeUnique()
+        makeUnique()
         if !started { start(at: event.time) }
         let t = max(event.time, now)
         runTimers(through: t)
@@ -175,7 +175,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Ends the run at the last event's time and returns everything measured after the warm-up.
     public mutating func finish() -> SimulationResult {
-        apps.makeUnique()
+        makeUnique()
         runTimers(through: now)
         let final = snapshot(includeApps: true)
         var base = MetricsSnapshot()
@@ -223,6 +223,15 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             microsAtCritical: measured.microsAtLevel[2], residentAppMicros: measured.residentAppMicros,
             kills: measuredKills, samples: samples, sampleCount: sampleCount, samplesTruncated: samplesTruncated, apps: summaries,
             intervals: windows, measured: measured)
+    }
+
+    /// Copies the engine's in-place arrays (`UncheckedArray`) if another simulator shares them, so a copy of a
+    /// simulator is a snapshot. Every public mutating entry calls it first.
+    @inline(__always)
+    mutating func makeUnique() {
+        apps.makeUnique()
+        compressionKey.makeUnique()
+        candidateIndex?.makeUnique()
     }
 
     // MARK: Clock and timers

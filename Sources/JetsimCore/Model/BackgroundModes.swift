@@ -1,5 +1,5 @@
 /// Long-running and wake-up background modes (`UIBackgroundModes`), ios-app-lifecycle.md §"Background execution".
-public struct BackgroundModes: OptionSet, Sendable, Hashable {
+public struct BackgroundModes: OptionSet, Sendable, Hashable, BitwiseCopyable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 

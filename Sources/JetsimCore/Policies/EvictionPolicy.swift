@@ -61,7 +61,7 @@ public struct RankingInputs: Sendable, Equatable {
 }
 
 /// A victim order: by `major`, then by `minor` (both ascending: the smallest dies first).
-public struct RankingKey: Comparable, Sendable, Hashable {
+public struct RankingKey: Comparable, Sendable, Hashable, BitwiseCopyable {
     public var major: Int
     public var minor: UInt64
     public init(major: Int, minor: UInt64) {

@@ -1,11 +1,11 @@
 @testable import JetsimCore
 import Testing
 
-/// `AppTable` writes in place without a copy-on-write check per access; value semantics hold because the engine
-/// makes it unique at each public mutating entry.
-@Suite struct AppTableTests {
+/// `UncheckedArray` writes in place without a copy-on-write check per access; value semantics hold because the engine
+/// makes its arrays unique at each public mutating entry (the per-app state, the compression keys, the candidate heap).
+@Suite struct UncheckedArrayTests {
     @Test func aCopyMadeUniqueLeavesTheOriginalAlone() {
-        var original = AppTable(repeating: AppRuntime(), count: 3)
+        var original = UncheckedArray(repeating: AppRuntime(), count: 3)
         original[1].launches = 2
         var copy = original
         copy.makeUnique()
@@ -14,6 +14,19 @@ import Testing
         #expect(original[1].launches == 2 && original[2].dirtyResident == 0)
         #expect(copy[1].launches == 7 && copy[2].dirtyResident == 4096)
         #expect(copy.count == 3 && Array(copy.indices) == [0, 1, 2])
+    }
+
+    @Test func appendsPastItsCapacityAndRemovesFromTheEnd() {
+        var a = UncheckedArray<Int32>(capacity: 2)
+        for v in 0..<5 as Range<Int32> { a.append(v * 10) }
+        #expect(Array(a) == [0, 10, 20, 30, 40])
+        var copy = a
+        copy.makeUnique()
+        #expect(copy.removeLast() == 40)
+        copy[0] = 7
+        #expect(Array(copy) == [7, 10, 20, 30] && Array(a) == [0, 10, 20, 30, 40])
+        copy.removeAll()
+        #expect(copy.isEmpty)
     }
 
     /// A simulator copied mid-run is a snapshot: the original running on (kills, launches, growth) leaves it as it was,

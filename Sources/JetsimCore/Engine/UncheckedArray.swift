@@ -1,0 +1,86 @@
+/// An array of plain values for the engine's hot state, read and written in place: the per-app state, the candidate
+/// heap, the compression keys.
+///
+/// Why not `Array`: the engine writes these about 40 times per event, and each array write pays a copy-on-write
+/// uniqueness check (a runtime call) and a bounds check, about a tenth of an event's instructions. Here an array is
+/// made unique once per public mutating entry of the engine (`makeUnique()`), and indices are checked where they enter
+/// the engine (a trace event's app against the catalog); inside, ids come from the engine's own structures.
+///
+/// Invariants: `count <= capacity`; every access is in `0..<count`; a write happens only while the storage is uniquely
+/// referenced, so a copied `Simulator` never sees another's writes. Debug builds check both on every access.
+struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
+    private final class Storage {
+        let base: UnsafeMutablePointer<Element>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit { base.deallocate() }   // plain values: nothing to deinitialise
+    }
+
+    private var storage: Storage
+    private(set) var count: Int
+
+    /// `count` copies of `value`.
+    init(repeating value: Element, count: Int) {
+        self.count = Swift.max(0, count)
+        storage = Storage(capacity: self.count)
+        storage.base.initialize(repeating: value, count: self.count)
+    }
+
+    /// Empty, with room for `capacity` elements before `append` reallocates.
+    init(capacity: Int) {
+        count = 0
+        storage = Storage(capacity: Swift.max(1, capacity))
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(i: Int) -> Element {
+        @inline(__always)
+        unsafeAddress {
+            assert(i >= 0 && i < count, "index \(i) is outside 0..<\(count)")
+            return UnsafePointer(storage.base + i)
+        }
+        @inline(__always)
+        unsafeMutableAddress {
+            assert(i >= 0 && i < count, "index \(i) is outside 0..<\(count)")
+            assert(isKnownUniquelyReferenced(&storage), "written while shared: makeUnique() was not called")
+            return storage.base + i
+        }
+    }
+
+    /// Copies the storage when another array shares it; every public mutating entry of the engine calls this first.
+    @inline(__always)
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { reallocate(capacity: storage.capacity) }
+    }
+
+    /// Appends; reallocates (doubling) only when full, which the engine avoids by reserving its capacity up front.
+    @inline(__always)
+    mutating func append(_ value: Element) {
+        if count == storage.capacity { reallocate(capacity: 2 * storage.capacity) }
+        assert(isKnownUniquelyReferenced(&storage), "written while shared: makeUnique() was not called")
+        (storage.base + count).initialize(to: value)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func removeLast() -> Element {
+        precondition(count > 0, "removeLast from an empty array")
+        count -= 1
+        return storage.base[count]
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    private mutating func reallocate(capacity: Int) {
+        let new = Storage(capacity: capacity)
+        new.base.initialize(from: storage.base, count: count)
+        storage = new
+    }
+}
