@@ -253,14 +253,18 @@ public struct CompareCommand: ParsableCommand {
 }
 
 /// Runs one cell over the shared events; `keepKillsAndSamples` for the charted cell only.
-func runCell<P: EvictionPolicy>(_ policy: P, device: Device, catalog: AppCatalog, events: [TraceEvent], options: SimulationOptions,
-                                future: NextUseTable?, keepKillsAndSamples: Bool) -> SimulationResult {
-    func run<O: SimulationObserver>(_ observer: O) -> SimulationResult {
+func runCell(_ policy: any EvictionPolicy, device: Device, catalog: AppCatalog, events: [TraceEvent], options: SimulationOptions,
+             future: NextUseTable?, keepKillsAndSamples: Bool) -> SimulationResult {
+    func run<P: EvictionPolicy, O: SimulationObserver>(_ policy: P, _ observer: O) -> SimulationResult {
         var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options, future: future)
         for e in events { simulator.process(e) }
         return simulator.finish()
     }
-    return keepKillsAndSamples ? run(NullObserver()) : run(CountersOnlyObserver())
+    // The policies the engine is specialised for ahead of time (`Simulator.process`) are passed as their own types.
+    if let xnu = policy as? XNUPolicy {
+        return keepKillsAndSamples ? run(xnu, NullObserver()) : run(xnu, CountersOnlyObserver())
+    }
+    return keepKillsAndSamples ? run(policy, NullObserver()) : run(policy, CountersOnlyObserver())
 }
 
 /// Hands out cell indices, each once and in `order`, to worker threads.

@@ -162,13 +162,12 @@ public struct RunCommand: ParsableCommand {
                 realMemory = try JemallocBacking(scale: scale, appCount: catalog.count, budgetBytes: budget,
                                                  pressureSource: options.pressureSource, sink: writer.record)
             }
-            let observer = try ReportStreamObserver(directory: directory, appNames: labels.appNames,
-                                                    policy: policyValue.descriptor.displayName, events: events)
-            let (r, finalObserver) = try simulate(policyValue, observer: observer, device: deviceValue, catalog: catalog, options: options,
-                                                  source: &source, future: future, backing: realMemory, progress: showProgress)
-            if let failure = finalObserver.failure { throw failure }
-            var result = r
-            var streamed = finalObserver.files
+            let stream = try ReportStream(directory: directory, appNames: labels.appNames,
+                                          policy: policyValue.descriptor.displayName, events: events)
+            var result = try simulate(policyValue, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
+                                      source: &source, future: future, backing: realMemory, progress: showProgress)
+            if let failure = stream.failure { throw failure }
+            var streamed = stream.files
             if let realMemory, let live {
                 if let failure = realMemory.failure { throw failure }
                 if let failure = live.failure { throw failure }
@@ -203,11 +202,24 @@ public struct RunCommand: ParsableCommand {
     }
 }
 
-/// Runs the whole trace through one simulator; generic so the engine loop is specialised per policy.
-func simulate<P: EvictionPolicy, O: SimulationObserver>(
-    _ policy: P, observer: O, device: Device, catalog: AppCatalog, options: SimulationOptions,
+/// Runs the whole trace through one simulator. The policies the engine is specialised for ahead of time
+/// (`Simulator.process`) are passed on as their own types; the rest run the generic engine.
+func simulate(
+    _ policy: any EvictionPolicy, observer: SinkObserver, device: Device, catalog: AppCatalog, options: SimulationOptions,
     source: inout EventSource, future: NextUseTable?, backing: (any MemoryBacking)? = nil, progress: Bool = false
-) throws -> (SimulationResult, O) {
+) throws -> SimulationResult {
+    if let xnu = policy as? XNUPolicy {
+        return try drive(xnu, observer: observer, device: device, catalog: catalog, options: options, source: &source,
+                         future: future, backing: backing, progress: progress)
+    }
+    return try drive(policy, observer: observer, device: device, catalog: catalog, options: options, source: &source,
+                     future: future, backing: backing, progress: progress)
+}
+
+private func drive<P: EvictionPolicy>(
+    _ policy: P, observer: SinkObserver, device: Device, catalog: AppCatalog, options: SimulationOptions,
+    source: inout EventSource, future: NextUseTable?, backing: (any MemoryBacking)?, progress: Bool
+) throws -> SimulationResult {
     var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options,
                               future: future, backing: backing)
     let started = DispatchTime.now().uptimeNanoseconds
@@ -223,8 +235,7 @@ func simulate<P: EvictionPolicy, O: SimulationObserver>(
         }
     }
     if progress && count >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
-    let result = simulator.finish()
-    return (result, simulator.observer)
+    return simulator.finish()
 }
 
 func baseName(_ path: String) -> String {

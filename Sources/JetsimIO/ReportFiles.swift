@@ -187,7 +187,7 @@ public enum ReportFiles {
     }
 
     /// Writes summary.csv and apps.csv into `directory` and commits the files streamed during the run (kills.csv,
-    /// timeseries.csv, events.csv, live.csv: `ReportStreamObserver`, `LiveFileWriter`) with them. Files are prepared
+    /// timeseries.csv, events.csv, live.csv: `ReportStream`, `LiveFileWriter`) with them. Files are prepared
     /// first and renamed only when all were written, so an error leaves no new report behind.
     public static func write(_ r: SimulationResult, labels: RunLabels, to directory: String, streamed: [AtomicFile]) throws(InputError) {
         try makeDirectories(directory)
@@ -227,7 +227,7 @@ public final class LiveFileWriter {
 
 /// Streams `kills.csv`, `timeseries.csv` and, when asked, `events.csv` as the run goes (temporary files until the
 /// run's reports are committed), so a run's memory does not grow with its trace.
-public struct ReportStreamObserver: SimulationObserver {
+public final class ReportStream: SimulationRecordSink {
     public let kills: AtomicFile
     public let timeseries: AtomicFile
     public let events: AtomicFile?
@@ -255,21 +255,20 @@ public struct ReportStreamObserver: SimulationObserver {
     public var files: [AtomicFile] { [kills, timeseries] + (events.map { [$0] } ?? []) }
 
     public var recordsLifecycle: Bool { events != nil }
-    public var retainsKillsAndSamples: Bool { false }
 
-    public mutating func record(_ record: LifecycleRecord) {
+    public func record(_ record: LifecycleRecord) {
         guard failure == nil, let events else { return }
         do { try events.write(ReportFiles.eventLine(record, appNames: appNames)) } catch { failure = error }
     }
 
-    public mutating func record(kill: KillRecord) {
+    public func record(kill: KillRecord) {
         guard failure == nil else { return }
         line.removeAll(keepingCapacity: true)
         ReportFiles.appendKillLine(kill, policy: policyField, appNames: appFields, to: &line)
         do { try kills.write(bytes: line) } catch { failure = error }
     }
 
-    public mutating func record(sample: MemorySample) {
+    public func record(sample: MemorySample) {
         guard failure == nil else { return }
         line.removeAll(keepingCapacity: true)
         ReportFiles.appendSampleLine(sample, to: &line)

@@ -35,6 +35,26 @@ import Testing
         #expect(streamedResult.measured == kept.measured)
     }
 
+    final class Sink: SimulationRecordSink {
+        var kills: [KillRecord] = []
+        var samples: [MemorySample] = []
+        var lifecycle: [LifecycleRecord] = []
+        var recordsLifecycle: Bool { true }
+        func record(_ record: LifecycleRecord) { lifecycle.append(record) }
+        func record(kill: KillRecord) { kills.append(kill) }
+        func record(sample: MemorySample) { samples.append(sample) }
+    }
+
+    /// `jetsim run`'s observer (the engine is specialised for it): every record reaches the sink, in order.
+    @Test func aSinkObserverForwardsEveryRecord() throws {
+        let (kept, _) = try run(NullObserver())
+        let (recorded, recording) = try run(RecordingObserver())
+        let sink = Sink()
+        let (result, _) = try run(SinkObserver(sink))
+        #expect(sink.kills == kept.kills && sink.samples == kept.samples && sink.lifecycle == recording.records)
+        #expect(!sink.lifecycle.isEmpty && result.kills.isEmpty && result.measured == recorded.measured)
+    }
+
     @Test func countersOnlyKeepsNothingAndChangesNoCounter() throws {
         let (kept, _) = try run(NullObserver())
         let (counted, _) = try run(CountersOnlyObserver())

@@ -147,6 +147,7 @@ extension Simulator {
     }
 
     /// `bytes / ratio`, rounded up to whole pages (full-width arithmetic: no overflow for any size).
+    @inline(__always)
     func compressedSize(_ bytes: Int, ratioMilli: Int) -> Int {
         // A ratio of at least 1 : 1 makes the quotient at most `bytes`: it always fits.
         let (q, r) = Units.multiplyDivide(bytes, 1000, by: ratioMilli) ?? (bytes, 0)
@@ -301,6 +302,7 @@ extension Simulator {
     }
 
     /// What the growth formula gives now (never less than the current dirty memory).
+    @inline(__always)
     func grownDirty(_ i: Int) -> Int {
         // Fields are read one by one, here and in the growth check: copying a whole profile or `AppRuntime` per event
         // cost more than the arithmetic.
@@ -316,6 +318,7 @@ extension Simulator {
     /// The first moment at which foreground growth alone changes something: the app reaches its warning level,
     /// its limit or its cap, or available memory falls below a kill, pressure or freezer threshold. Growth is
     /// checked exactly then, so limit kills happen at the right microsecond and idle stretches cost no timers.
+    @inline(__always)
     func nextGrowthCheck(_ i: Int) -> Int? {
         let rate = profiles[i].growthBytesPerMinute
         guard apps[i].growing, rate > 0 else { return nil }
@@ -385,6 +388,7 @@ extension Simulator {
     // MARK: Per-app limits
 
     /// The app's memory limit: the active one while it is the foreground app, the inactive one otherwise.
+    @inline(__always)
     func memoryLimit(_ i: Int) -> Int {
         Int32(i) == foreground ? device.appLimitActiveBytes : device.appLimitInactiveBytes
     }
@@ -408,6 +412,7 @@ extension Simulator {
     }
 
     /// The footprint at which a running app is warned that it nears its limit.
+    @inline(__always)
     func limitWarningLevel(_ i: Int) -> Int {
         device.cacheEquivalent ? Int.max : Int32(i) == foreground ? limits.activeWarning : limits.inactiveWarning
     }
