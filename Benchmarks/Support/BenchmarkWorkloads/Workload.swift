@@ -26,7 +26,9 @@ public struct Workload: Sendable {
         self.events = events
     }
 
-    /// Runs the whole workload; `backing` mirrors it in real memory (real-memory mode).
+    /// Runs the whole workload; `backing` mirrors it in real memory (real-memory mode). Inlinable, so a caller passing
+    /// `XNUPolicy` gets the engine specialised for it, as `jetsim run` and `compare` do.
+    @inlinable
     public func run<P: EvictionPolicy>(_ policy: P, device: Device, backing: (any MemoryBacking)? = nil,
                                        pressureSource: PressureSource = .model) -> SimulationResult {
         var options = SimulationOptions()
