@@ -18,15 +18,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
-        .target(
-            name: "JetsimCore",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
-        ),
+        .target(name: "JetsimCore"),
         .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(

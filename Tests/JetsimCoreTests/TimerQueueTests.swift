@@ -53,4 +53,26 @@ import Testing
         #expect(drain(&q, through: 7).map(\.1) == [5])
         #expect(q.count == 1)
     }
+
+    /// The heap against a sorted list: random times (many equal), pops interleaved with schedules.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theHeapPopsInTimeThenSequenceOrder(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var q = TimerQueue(capacity: 4)   // grows past its reserved room
+        var pending: [(time: Int, app: Int32)] = []
+        var popped: [Int32] = [], expected: [Int32] = []
+        for k in 0..<3000 {
+            if rng.next() % 3 != 0 {
+                let time = Int(rng.next() % 200)
+                q.schedule(.agingEnd, at: time, app: Int32(k))
+                pending.append((time, Int32(k)))
+            } else if let t = q.popDue(atOrBefore: .max - 1) {
+                popped.append(t.app)
+                // The earliest time, and among equal times the first scheduled (apps are numbered in schedule order).
+                let best = pending.indices.min { (pending[$0].time, pending[$0].app) < (pending[$1].time, pending[$1].app) }!
+                expected.append(pending.remove(at: best).app)
+            }
+        }
+        #expect(popped == expected && q.count == pending.count)
+    }
 }

@@ -34,6 +34,7 @@ struct CandidateIndex {
     var count: Int { entries.count }
 
     /// Copies shared storage (`UncheckedArray`): called at every public mutating entry of the engine.
+    @inline(__always)
     mutating func makeUnique() {
         entries.makeUnique()
         positions.makeUnique()

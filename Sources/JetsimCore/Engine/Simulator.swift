@@ -239,6 +239,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         apps.makeUnique()
         compressionKey.makeUnique()
         candidateIndex?.makeUnique()
+        timers.makeUnique()
     }
 
     // MARK: Clock and timers
