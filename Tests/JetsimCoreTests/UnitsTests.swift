@@ -29,4 +29,23 @@ import Testing
         #expect(half.of(1 << 60, granule: 16_384) == 1 << 59)
         #expect(Share.all.of(Int.max - 1, granule: 2) == Int.max - 1)
     }
+
+    /// The engine rounds to pages by mask when the page size is a power of two: the same answers as `Units`, negative
+    /// sizes and odd page sizes included.
+    @Test(arguments: [16384, 4096, 1, 1000] as [Int])
+    func pageRoundingByMaskMatchesDivision(page: Int) throws {
+        var device = testDevice()
+        device.pageSize = page
+        let sim = Simulator(device: device, catalog: try AppCatalog([bareApp("a", dirtyMB: 1)]), policy: XNUPolicy(), observer: NullObserver())
+        #expect((sim.limits.pageMask >= 0) == (page != 1000))
+        var rng = SplitMix64(seed: UInt64(page))
+        let values = [0, 1, -1, page - 1, page, page + 1, -page, -page - 1, Int.max / 2] + (0..<2000).map { _ in
+            Int(truncatingIfNeeded: rng.next() % (1 << 40)) - (1 << 39)
+        }
+        for v in values {
+            #expect(sim.roundUpToPage(v) == Units.roundUp(v, to: page), "\(v)")
+            #expect(sim.roundDownToPage(v) == Units.roundDown(v, to: page), "\(v)")
+        }
+    }
 }
+

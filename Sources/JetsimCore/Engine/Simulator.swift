@@ -517,7 +517,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     }
 }
 
-/// A device's kill, freezer and compressor settings as the engine reads them per event.
+/// A device's kill, freezer and compressor settings (and its page size) as the engine reads them per event.
 struct ThresholdBytes {
     let soft: Int, idle: Int, critical: Int, freezer: Int
     /// Available memory needed to leave the warning (critical) level: 20 % (40 %) above the soft (critical) threshold.
@@ -529,6 +529,8 @@ struct ThresholdBytes {
     /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
     let quiet: Int
     let compressorOn: Bool
+    /// Page size − 1 when the page size is a power of two (rounding by mask), −1 otherwise.
+    let pageMask: Int
     init(_ device: Device) {
         soft = device.softBytes
         idle = device.idleBytes
@@ -541,5 +543,6 @@ struct ThresholdBytes {
         inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)
         quiet = max(soft, idle, critical, device.freezer.enabled ? freezer : Int.min)
         compressorOn = device.compressor.enabled
+        pageMask = device.pageSize > 0 && device.pageSize & (device.pageSize - 1) == 0 ? device.pageSize - 1 : -1
     }
 }
