@@ -20,6 +20,8 @@ import Testing
         var a = UncheckedArray<Int32>(capacity: 2)
         for v in 0..<5 as Range<Int32> { a.append(v * 10) }
         #expect(Array(a) == [0, 10, 20, 30, 40])
+        let view = a.view
+        #expect(view.count == 5 && (0..<5).map { view[$0] } == [0, 10, 20, 30, 40])
         var copy = a
         copy.makeUnique()
         #expect(copy.removeLast() == 40)

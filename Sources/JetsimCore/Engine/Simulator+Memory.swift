@@ -90,14 +90,14 @@ extension Simulator {
         apps[i].purgeableVolatile = true
         apps[i].volatileSequence = volatileSequence
         apps[i].volatileSince = now
-        let apps = self.apps
+        let apps = self.apps.view
         volatileOrder.append(.init(sequence: volatileSequence, since: now, app: Int32(i))) { Self.isLive($0, in: apps) }
         volatileSequence &+= 1
         memory.volatilePurgeable += apps[i].purgeable
     }
 
     /// Whether the app still holds the volatile memory this entry recorded.
-    static func isLive(_ e: VolatileQueue.Entry, in apps: UncheckedArray<AppRuntime>) -> Bool {
+    static func isLive(_ e: VolatileQueue.Entry, in apps: UncheckedArray<AppRuntime>.View) -> Bool {
         let i = Int(e.app)
         return apps[i].purgeableVolatile && apps[i].purgeable > 0 && apps[i].volatileSequence == e.sequence
     }
@@ -250,7 +250,7 @@ extension Simulator {
     /// The app whose purgeable memory became volatile first, among those that still hold some (and, with
     /// `ripeOnly`, have held it volatile for at least the ripening time).
     mutating func oldestVolatile(ripeOnly: Bool) -> Int? {
-        let apps = self.apps
+        let apps = self.apps.view
         let oldest = volatileOrder.oldest { Self.isLive($0, in: apps) }
         // The queue is in volatile order, which is also the order of `volatileSince`: if the oldest is not ripe, none is.
         let found = oldest.flatMap { !ripeOnly || $0.since <= now - device.timers.purgeableRipenMicros ? Int($0.app) : nil }

@@ -68,7 +68,7 @@ extension Simulator {
     /// available and is purged on demand.)
     private mutating func recheckWhenVolatileMemoryRipens() {
         guard limits.compressorOn, available < limits.soft, available >= limits.critical else { return }
-        let apps = self.apps
+        let apps = self.apps.view
         guard let oldest = volatileOrder.oldest(isLive: { Self.isLive($0, in: apps) }) else { return }
         let (ripe, overflow) = oldest.since.addingReportingOverflow(device.timers.purgeableRipenMicros)
         if !overflow && ripe > now { scheduleRecheck(at: ripe) }
@@ -174,8 +174,8 @@ extension Simulator {
         for i in resident.members where apps[Int(i)].state.isRunning && apps[Int(i)].footprint >= 6 * Units.mebibyte {
             order.append(i)
         }
-        do {   // the table's copy ends here, before the warnings write to it
-            let apps = self.apps
+        do {   // the view ends here, before the warnings write to the table
+            let apps = self.apps.view
             order.sort { a, b in
                 let x = apps[Int(a)], y = apps[Int(b)]
                 if x.band != y.band { return x.band < y.band }
@@ -243,7 +243,7 @@ extension Simulator {
     /// and only when no other app can be killed.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
         guard candidateIndex != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
-        let apps = self.apps
+        let apps = self.apps.view
         let found = candidateIndex?.first { scope != .idleBand || apps[Int($0)].priorityClass == .idle }
         let victim = found.map { Int($0) } ?? foregroundAsLastResort(scope: scope, reason: reason)
         assert(victim == scanForVictim(scope: scope, reason: reason), "the candidate index disagrees with a full scan")

@@ -54,6 +54,26 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         }
     }
 
+    /// A read-only view that does not keep the storage alive, for the engine's non-escaping closures that read the
+    /// array while another part of the engine changes (a copy of the array would retain and release its storage, a
+    /// few per cent of an event). Valid while the array lives and is not appended to.
+    struct View {
+        let base: UnsafePointer<Element>
+        let count: Int
+
+        subscript(i: Int) -> Element {
+            @inline(__always)
+            unsafeAddress {
+                assert(i >= 0 && i < count, "index \(i) is outside 0..<\(count)")
+                return base + i
+            }
+        }
+    }
+
+    var view: View {
+        @inline(__always) get { View(base: UnsafePointer(storage.base), count: count) }
+    }
+
     /// Copies the storage when another array shares it; every public mutating entry of the engine calls this first.
     @inline(__always)
     mutating func makeUnique() {
