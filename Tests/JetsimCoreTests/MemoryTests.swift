@@ -243,4 +243,30 @@ import Testing
         h.sim.memory.free -= 16 * 1024    // a page that belongs to nobody
         #expect(h.sim.invariantViolations().contains { $0.hasPrefix("memory not conserved") })
     }
+
+    /// The growth check's filter (a multiplication) skips a reschedule only when the exact time (a division) would not
+    /// come before the pending check; and it does skip most of the time.
+    @Test(arguments: [1, 4096, 3 * 1_048_576 + 7, 900_000_000] as [Int])
+    func theGrowthCheckFilterNeverSkipsAnEarlierCheck(rate: Int) throws {
+        var h = try Harness(apps: [bareApp("a", dirtyMB: 10) { $0.growthBytesPerMinute = rate }], policy: XNUPolicy())
+        var rng = SplitMix64(seed: UInt64(rate))
+        var skipped = 0
+        for _ in 0..<5000 {
+            h.sim.now = Int(rng.next() % 1_000_000_000_000)
+            h.sim.apps[0].growthStart = h.sim.now - Int(rng.next() % 100_000_000_000)
+            let needed = Int(rng.next() % UInt64(rate * 4000)) - rate   // up to about 4 000 minutes of growth
+            // At the exact time's boundary the filter is exact: a check pending then stays, one a microsecond later moves.
+            if needed >= 0, let exact = h.sim.growthCheckTime(0, needed: needed), exact > h.sim.now + 1 {
+                #expect(h.sim.growthReachesNoEarlier(0, needed: needed, than: exact))
+                #expect(!h.sim.growthReachesNoEarlier(0, needed: needed, than: exact + 1))
+            }
+            let pending = h.sim.now + Int(rng.next() % 200_000_000_000) - 1_000
+            guard h.sim.growthReachesNoEarlier(0, needed: needed, than: pending) else { continue }
+            skipped += 1
+            let at = h.sim.growthCheckTime(0, needed: needed)
+            #expect(at == nil || at! >= pending, "needed \(needed), pending \(pending), at \(String(describing: at))")
+        }
+        #expect(skipped > 1000)
+    }
 }
+

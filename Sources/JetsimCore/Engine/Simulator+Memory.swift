@@ -328,13 +328,13 @@ extension Simulator {
 
     static var microsPerMinute: Int { 60 * Units.microsPerSecond }
 
-    /// The first moment at which foreground growth alone changes something: the app reaches its warning level,
-    /// its limit or its cap, or available memory falls below a kill, pressure or freezer threshold. Growth is
-    /// checked exactly then, so limit kills happen at the right microsecond and idle stretches cost no timers.
+    /// The next growth check is due at the first moment foreground growth alone changes something: the app reaches
+    /// its warning level, its limit or its cap, or available memory falls below a kill, pressure or freezer threshold.
+    /// Growth is checked exactly then, so limit kills happen at the right microsecond and idle stretches cost no
+    /// timers. This is the growth from the session's base, in whole pages, that it takes (nil: no check is due).
     @inline(__always)
-    func nextGrowthCheck(_ i: Int) -> Int? {
-        let rate = profiles[i].growthBytesPerMinute
-        guard apps[i].growing, rate > 0 else { return nil }
+    func growthNeededForNextCheck(_ i: Int) -> Int? {
+        guard apps[i].growing, profiles[i].growthBytesPerMinute > 0 else { return nil }
         let dirty = apps[i].dirtyResident
         var delta = profiles[i].maxDirtyBytes - dirty
         guard delta > 0 else { return nil }
@@ -347,11 +347,32 @@ extension Simulator {
         consider(avail - limits.idle + 1)
         consider(avail - limits.critical + 1)
         if device.freezer.enabled { consider(avail - limits.freezer + 1) }
-        // Growth needed from the session's base, in whole pages, and the time the formula reaches it.
-        let needed = roundUpToPage(dirty - apps[i].growthBase + delta)
-        guard let (q, r) = Units.multiplyDivide(needed, Self.microsPerMinute, by: rate) else { return nil }   // beyond any representable time
+        return roundUpToPage(dirty - apps[i].growthBase + delta)
+    }
+
+    /// When the growth formula reaches `needed` bytes from the session's base (never before the next microsecond).
+    @inline(__always)
+    func growthCheckTime(_ i: Int, needed: Int) -> Int? {
+        guard let (q, r) = Units.multiplyDivide(needed, Self.microsPerMinute, by: profiles[i].growthBytesPerMinute) else {
+            return nil   // beyond any representable time
+        }
         let (at, overflow) = apps[i].growthStart.addingReportingOverflow(r > 0 ? q + 1 : q)
         return overflow ? nil : max(at, now + 1)
+    }
+
+    /// Whether growth certainly reaches `needed` no earlier than `time`, so a check pending then stays first. A
+    /// multiplication instead of `growthCheckTime`'s division, which most calls of `scheduleGrowthCheck` then skip:
+    /// `ceil(needed × µs per minute / rate) ≥ time − start` exactly when `needed × µs per minute > (time − start − 1) × rate`.
+    @inline(__always)
+    func growthReachesNoEarlier(_ i: Int, needed: Int, than time: Int) -> Bool {
+        guard time <= now + 1 else {
+            let span = time &- apps[i].growthStart   // the pending check is later than now, so later than the session's start
+            guard needed >= 0, span >= 1 else { return false }
+            let grown = needed.multipliedFullWidth(by: Self.microsPerMinute)
+            let reached = (span - 1).multipliedFullWidth(by: profiles[i].growthBytesPerMinute)
+            return grown.high != reached.high ? grown.high > reached.high : grown.low > reached.low
+        }
+        return true   // every check is due after now
     }
 
     /// Keeps one growth check scheduled for the foreground app, at its next crossing; moves it earlier when an
@@ -359,8 +380,11 @@ extension Simulator {
     mutating func scheduleGrowthCheck() {
         guard foreground >= 0 else { return }
         let i = Int(foreground)
-        guard apps[i].growing, let at = nextGrowthCheck(i) else { return }
-        if apps[i].growthCheckAt == 0 || at < apps[i].growthCheckAt {
+        guard apps[i].growing, let needed = growthNeededForNextCheck(i) else { return }
+        let pending = apps[i].growthCheckAt
+        if pending != 0 && growthReachesNoEarlier(i, needed: needed, than: pending) { return }
+        guard let at = growthCheckTime(i, needed: needed) else { return }
+        if pending == 0 || at < pending {
             apps[i].growthEpoch &+= 1
             apps[i].growthCheckAt = at
             timers.schedule(.growthStep, at: at, app: Int32(i), generation: apps[i].generation, token: apps[i].growthEpoch)
