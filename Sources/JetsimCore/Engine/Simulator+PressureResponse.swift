@@ -174,14 +174,12 @@ extension Simulator {
         for i in resident.members where apps[Int(i)].state.isRunning && apps[Int(i)].footprint >= 6 * Units.mebibyte {
             order.append(i)
         }
-        do {   // the view ends here, before the warnings write to the table
-            let apps = self.apps.view
-            order.sort { a, b in
-                let x = apps[Int(a)], y = apps[Int(b)]
-                if x.band != y.band { return x.band < y.band }
-                if x.footprint != y.footprint { return x.footprint > y.footprint }
-                return a < b
-            }
+        let apps = self.apps.view   // the comparator cannot read `self` while `order`, part of it, sorts
+        order.sort { a, b in
+            let x = apps[Int(a)], y = apps[Int(b)]
+            if x.band != y.band { return x.band < y.band }
+            if x.footprint != y.footprint { return x.footprint > y.footprint }
+            return a < b
         }
         for i in order { sendMemoryWarning(Int(i)) }
     }

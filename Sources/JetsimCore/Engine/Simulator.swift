@@ -141,7 +141,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Applies one trace event at its time, after every timer due by then.
     ///
     /// Compiled ahead of time for the default policy with the CLI's observers, since callers in other modules get the
-    /// generic engine otherwise (a seventh more instructions per event). A caller gets these only when it passes the
+    /// generic engine otherwise (about a tenth more time per event). A caller gets these only when it passes the
     /// concrete types, as `jetsim run` and `compare` do for `xnu`.
     @_specialize(exported: true, where Policy == XNUPolicy, Observer == SinkObserver)
     @_specialize(exported: true, where Policy == XNUPolicy, Observer == CountersOnlyObserver)

@@ -32,7 +32,7 @@ struct PendingTimer: Comparable {
 
 /// The engine's timer queue: a binary min-heap plus a slot for each kind of which at most one timer is current.
 /// (swift-collections' `Heap` is a min-max heap: its pops compare grandchildren too, for a maximum this queue never
-/// asks for; the plain heap here takes a tenth fewer instructions per event.)
+/// asks for; the plain heap here saves about 3 % of an event's instructions.)
 ///
 /// Invariant: timers come out in (time, sequence) order, the order they would in one heap; a slot's timer is
 /// replaced by the next one of its kind scheduled, which only drops timers that were stale (a third of all timers:

@@ -1,5 +1,5 @@
-/// An array of plain values for the engine's hot state, read and written in place: the per-app state, the candidate
-/// heap, the compression keys.
+/// An array of plain values for the engine's hot state, read and written in place: the per-app state, the compression
+/// keys, the candidate heap and the timer heap.
 ///
 /// Why not `Array`: the engine writes these about 40 times per event, and each array write pays a copy-on-write
 /// uniqueness check (a runtime call) and a bounds check, about a tenth of an event's instructions. Here an array is
