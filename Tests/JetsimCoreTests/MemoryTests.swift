@@ -245,7 +245,7 @@ import Testing
     }
 
     /// The growth check's filter (a multiplication) skips a reschedule only when the exact time (a division) would not
-    /// come before the pending check; and it does skip most of the time.
+    /// come before the pending check, and it does skip often.
     @Test(arguments: [1, 4096, 3 * 1_048_576 + 7, 900_000_000] as [Int])
     func theGrowthCheckFilterNeverSkipsAnEarlierCheck(rate: Int) throws {
         var h = try Harness(apps: [bareApp("a", dirtyMB: 10) { $0.growthBytesPerMinute = rate }], policy: XNUPolicy())
@@ -269,4 +269,3 @@ import Testing
         #expect(skipped > 1000)
     }
 }
-

@@ -2,7 +2,8 @@
 import Testing
 
 /// `UncheckedArray` writes in place without a copy-on-write check per access; value semantics hold because the engine
-/// makes its arrays unique at each public mutating entry (the per-app state, the compression keys, the candidate heap).
+/// makes its arrays unique at each public mutating entry (the per-app state, the compression keys, the candidate and
+/// timer heaps).
 @Suite struct UncheckedArrayTests {
     @Test func aCopyMadeUniqueLeavesTheOriginalAlone() {
         var original = UncheckedArray(repeating: AppRuntime(), count: 3)
