@@ -365,14 +365,12 @@ extension Simulator {
     /// `ceil(needed × µs per minute / rate) ≥ time − start` exactly when `needed × µs per minute > (time − start − 1) × rate`.
     @inline(__always)
     func growthReachesNoEarlier(_ i: Int, needed: Int, than time: Int) -> Bool {
-        guard time <= now + 1 else {
-            let span = time &- apps[i].growthStart   // the pending check is later than now, so later than the session's start
-            guard needed >= 0, span >= 1 else { return false }
-            let grown = needed.multipliedFullWidth(by: Self.microsPerMinute)
-            let reached = (span - 1).multipliedFullWidth(by: profiles[i].growthBytesPerMinute)
-            return grown.high != reached.high ? grown.high > reached.high : grown.low > reached.low
-        }
-        return true   // every check is due after now
+        if time <= now + 1 { return true }   // every check is due after now
+        let span = time &- apps[i].growthStart   // the pending check is later than now, so later than the session's start
+        guard needed >= 0, span >= 1 else { return false }
+        let grown = needed.multipliedFullWidth(by: Self.microsPerMinute)
+        let reached = (span - 1).multipliedFullWidth(by: profiles[i].growthBytesPerMinute)
+        return grown.high != reached.high ? grown.high > reached.high : grown.low > reached.low
     }
 
     /// Keeps one growth check scheduled for the foreground app, at its next crossing; moves it earlier when an
