@@ -63,6 +63,20 @@ import Testing
         #expect(replay.counters.objects == Set(reqs.map(\.object)).count)
     }
 
+    @Test func aCopiedReplayGoesOnIndependently() {
+        var first = CacheReplay(capacityBytes: 3, policy: LRUPolicy())
+        for k in 0..<3 { first.request(Int32(k), size: 1, time: k) }
+        var second = first
+        first.request(3, size: 1, time: 3)    // evicts 0, the least recently used
+        second.request(1, size: 1, time: 3)   // a hit: evicts nothing
+        second.request(4, size: 1, time: 4)   // evicts 0 in this copy too, not what `first` did to its list
+        second.request(2, size: 1, time: 5)
+        #expect(first.counters.evictions == 1 && second.counters.evictions == 1)
+        first.request(1, size: 1, time: 4)    // still resident in `first`
+        #expect(first.counters.misses == 4 && first.counters.hits == 1)
+        #expect(second.counters.misses == 4 && second.counters.hits == 2)
+    }
+
     @Test func anObjectKeepsItsFirstSize() {
         var replay = CacheReplay(capacityBytes: 100, policy: LRUPolicy())
         replay.request(0, size: 60, time: 0)
@@ -78,15 +92,5 @@ import Testing
         for k in 0..<9000 { replay.request(Int32(k % 2), size: 1 << 50, time: k) }   // 9 000 PiB requested
         #expect(replay.counters.byteTotalsOverflowed)
         #expect(replay.counters.requests == 9000 && replay.counters.misses == 2)
-    }
-
-    @Test func rankedListKeepsNonMonotoneKeysInOrder() {
-        var list = RankedList()
-        list.grow(to: 6)
-        for (id, key) in [(0, 5), (1, 2), (2, 9), (3, 2), (4, 0), (5, 7)] { list.insert(Int32(id), key: RankingKey(major: key, minor: 0)) }
-        list.remove(2)
-        var order: [Int32] = []
-        while list.head >= 0 { order.append(list.head); list.remove(list.head) }
-        #expect(order == [4, 1, 3, 0, 5])
     }
 }

@@ -361,10 +361,10 @@ extension Simulator {
             if cls == .idle { idleBandGained() }
         }
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
-        if candidateIndex != nil {
+        if rankedCandidates != nil {
             let isCandidate = apps[i].state.isResident && Int32(i) != foreground
             let key = isCandidate ? policy.rankingKey(rankingInputs(i)) : nil
-            candidateIndex?.update(i, key: key)
+            rankedCandidates?.update(Int32(i), key: key)
         }
         return cls != old
     }

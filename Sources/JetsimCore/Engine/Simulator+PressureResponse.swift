@@ -240,11 +240,11 @@ extension Simulator {
     /// Asks the policy for a victim among the apps `scope` allows; the foreground app is offered alone,
     /// and only when no other app can be killed.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
-        guard candidateIndex != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
+        guard rankedCandidates != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
         let apps = self.apps.view
-        let found = candidateIndex?.first { scope != .idleBand || apps[Int($0)].priorityClass == .idle }
+        let found = rankedCandidates?.first { scope != .idleBand || apps[Int($0)].priorityClass == .idle }
         let victim = found.map { Int($0) } ?? foregroundAsLastResort(scope: scope, reason: reason)
-        assert(victim == scanForVictim(scope: scope, reason: reason), "the candidate index disagrees with a full scan")
+        assert(victim == scanForVictim(scope: scope, reason: reason), "the ranked candidates disagree with a full scan")
         return victim
     }
 

@@ -84,8 +84,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var lastSustainedKill = Int.min
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
-    /// Candidates ordered by the policy's ranking key, when it has one (nil: kill decisions scan).
-    var candidateIndex: CandidateIndex?
+    /// Kill candidates (resident apps but the foreground one) in the order of the policy's ranking key, when it has
+    /// one (nil: kill decisions scan).
+    var rankedCandidates: RankedList?
     var order: [Int32] = []
     /// The device's thresholds in bytes, computed once (they are read several times per event).
     let limits: ThresholdBytes
@@ -134,7 +135,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         candidates.reserveCapacity(catalog.count + 1)
         // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
         timers = TimerQueue(capacity: 8 * catalog.count + 64)
-        if policy.hasRankingKey { candidateIndex = CandidateIndex(count: catalog.count) }
+        if policy.hasRankingKey { rankedCandidates = RankedList(count: catalog.count) }
         order.reserveCapacity(catalog.count)
     }
 
@@ -238,7 +239,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     mutating func makeUnique() {
         apps.makeUnique()
         compressionKey.makeUnique()
-        candidateIndex?.makeUnique()
+        rankedCandidates?.makeUnique()
         timers.makeUnique()
     }
 

@@ -1,5 +1,5 @@
 /// An array of plain values for the engine's hot state, read and written in place: the per-app state, the compression
-/// keys, the candidate heap and the timer heap.
+/// keys, the ranked kill candidates (`RankedList`, in both drivers) and the timer heap.
 ///
 /// Why not `Array`: the engine writes these about 40 times per event, and each array write pays a copy-on-write
 /// uniqueness check (a runtime call) and a bounds check, about a tenth of an event's instructions. Here an array is
@@ -8,11 +8,14 @@
 ///
 /// Invariants: `count <= capacity`; every access is in `0..<count`; a write happens only while the storage is uniquely
 /// referenced, so a copied `Simulator` never sees another's writes. Debug builds check both on every access.
+@usableFromInline
 struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
-    private final class Storage {
-        let base: UnsafeMutablePointer<Element>
-        let capacity: Int
+    @usableFromInline
+    final class Storage {
+        @usableFromInline let base: UnsafeMutablePointer<Element>
+        @usableFromInline let capacity: Int
 
+        @inlinable
         init(capacity: Int) {
             self.capacity = capacity
             base = .allocate(capacity: capacity)
@@ -21,10 +24,11 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         deinit { base.deallocate() }   // plain values: nothing to deinitialise
     }
 
-    private var storage: Storage
-    private(set) var count: Int
+    @usableFromInline var storage: Storage
+    @usableFromInline private(set) var count: Int
 
     /// `count` copies of `value`.
+    @inlinable
     init(repeating value: Element, count: Int) {
         self.count = Swift.max(0, count)
         storage = Storage(capacity: self.count)
@@ -32,14 +36,16 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
     }
 
     /// Empty, with room for `capacity` elements before `append` reallocates.
+    @inlinable
     init(capacity: Int) {
         count = 0
         storage = Storage(capacity: Swift.max(1, capacity))
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    @inlinable var startIndex: Int { 0 }
+    @inlinable var endIndex: Int { count }
 
+    @inlinable
     subscript(i: Int) -> Element {
         @inline(__always)
         unsafeAddress {
@@ -75,13 +81,13 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
     }
 
     /// Copies the storage when another array shares it; every public mutating entry of the engine calls this first.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { reallocate(capacity: storage.capacity) }
     }
 
     /// Appends; reallocates (doubling) only when full, which the engine avoids by reserving its capacity up front.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ value: Element) {
         if count == storage.capacity { reallocate(capacity: 2 * storage.capacity) }
         assert(isKnownUniquelyReferenced(&storage), "written while shared: makeUnique() was not called")
@@ -89,7 +95,7 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         count += 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func removeLast() -> Element {
         precondition(count > 0, "removeLast from an empty array")
         count -= 1
@@ -98,7 +104,8 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
 
     mutating func removeAll() { count = 0 }
 
-    private mutating func reallocate(capacity: Int) {
+    @usableFromInline
+    mutating func reallocate(capacity: Int) {
         let new = Storage(capacity: capacity)
         new.base.initialize(from: storage.base, count: count)
         storage = new
