@@ -2,8 +2,8 @@
 import Testing
 
 /// `UncheckedArray` writes in place without a copy-on-write check per access; value semantics hold because the engine
-/// makes its arrays unique at each public mutating entry (the per-app state, the compression keys, the candidate and
-/// timer heaps).
+/// makes its arrays unique at each public mutating entry (the per-app state, the compression keys, the resident set, the
+/// volatile queue, the ranked candidates and the timer heap), one `CopyToken` standing for all of them.
 @Suite struct UncheckedArrayTests {
     @Test func aCopyMadeUniqueLeavesTheOriginalAlone() {
         var original = UncheckedArray(repeating: AppRuntime(), count: 3)
@@ -32,6 +32,14 @@ import Testing
         #expect(copy.isEmpty)
     }
 
+    @Test func anEmptyArrayGrowsAndShrinksByMany() {
+        var a = UncheckedArray<Int32>(repeating: -1, count: 0)   // no room at all to start with
+        for v in 0..<20 as Range<Int32> { a.append(v) }
+        #expect(Array(a) == Array(0..<20))
+        a.removeLast(15)
+        #expect(Array(a) == [0, 1, 2, 3, 4])
+    }
+
     /// A simulator copied mid-run is a snapshot: the original running on (kills, launches, growth) leaves it as it was,
     /// and the copy run on the same events reaches the same result.
     @Test func aCopiedSimulatorIsIndependentOfTheOriginal() throws {
@@ -48,5 +56,23 @@ import Testing
         for e in events.dropFirst(700) { copy.process(e) }
         let replayed = copy.finish()
         #expect(replayed.kills == original.kills && replayed.apps == original.apps)
+    }
+
+    /// Three simulators share one state (two copies): whichever writes first, each goes on alone.
+    @Test func copiesOfCopiesStayIndependent() throws {
+        let events = TimingIndependenceTests.events(seed: 5)
+        var h = try Harness(device: TimingIndependenceTests.device(), apps: StressTests.apps(), policy: XNUPolicy())
+        for e in events.prefix(500) { h.sim.process(e) }
+        var first = h.sim
+        var second = first
+        for e in events.dropFirst(500) { second.process(e) }   // a copy writes first
+        for e in events.dropFirst(500) { h.sim.process(e) }
+        for e in events.dropFirst(500).prefix(300) { first.process(e) }
+        var third = first                                        // a copy of a copy, mid-run
+        for e in events.dropFirst(800) { first.process(e) }
+        for e in events.dropFirst(800) { third.process(e) }
+        let results = [h.sim.finish(), first.finish(), second.finish(), third.finish()]
+        #expect(results[0].totalKills > 0)
+        for r in results.dropFirst() { #expect(r.kills == results[0].kills && r.apps == results[0].apps) }
     }
 }

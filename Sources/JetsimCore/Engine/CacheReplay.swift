@@ -88,7 +88,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable
     public mutating func request(_ object: Int32, size: Int, time: Int) {
         let o = Int(object)
-        ranked.makeUnique()   // a copied replay stays a snapshot (the list is written in place)
+        ranked.makeUnique()   // a copied replay stays a snapshot (these are written in place)
+        resident.makeUnique()
         if o >= objects.count { grow(to: o + 1) }
         _counters.requests += 1
         if objects[o].size == 0 {

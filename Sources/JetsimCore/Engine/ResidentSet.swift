@@ -1,21 +1,28 @@
 /// The apps in memory, so that per-decision loops visit resident apps only, never the whole catalog.
 /// O(1) insert and remove (swap-remove); iteration order depends only on the event sequence, so runs stay
-/// deterministic.
+/// deterministic. Both arrays are written in place (`UncheckedArray`): the owner calls `makeUnique()` at each public
+/// mutating entry.
 ///
 /// Invariant: `members` holds each resident app exactly once and `position[app]` is its index there (−1 otherwise).
 @usableFromInline
 struct ResidentSet {
-    @usableFromInline var members: [Int32] = []
-    @usableFromInline var position: [Int32]
+    @usableFromInline var members: UncheckedArray<Int32>
+    @usableFromInline var position: UncheckedArray<Int32>
 
     @inlinable init(count: Int) {
-        position = [Int32](repeating: -1, count: count)
-        members.reserveCapacity(count)
+        position = UncheckedArray(repeating: -1, count: count)
+        members = UncheckedArray(capacity: count)
     }
 
     /// Makes room for apps below `n` (cache replays meet their objects as they go).
     @inlinable mutating func grow(to n: Int) {
-        if n > position.count { position.append(contentsOf: repeatElement(-1, count: n - position.count)) }
+        while position.count < n { position.append(-1) }
+    }
+
+    @inlinable @inline(__always)
+    mutating func makeUnique() {
+        members.makeUnique()
+        position.makeUnique()
     }
 
     @inlinable mutating func insert(_ app: Int) {

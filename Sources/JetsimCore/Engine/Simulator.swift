@@ -97,6 +97,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var retainedBytes = 0
     /// The observer's `recordsLifecycle`, read once: it is asked before every transition otherwise.
     let recordsLifecycle: Bool
+    /// Shared with copies of this simulator only (`makeUnique()`).
+    var copyToken = CopyToken()
     // The generic-typed fields come last: every field before them then sits at an offset known at compile time,
     // which matters because the engine runs unspecialised (JetsimCore's generic code is not inlined into the CLI).
     public internal(set) var policy: Policy
@@ -234,11 +236,20 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     }
 
     /// Copies the engine's in-place arrays (`UncheckedArray`) if another simulator shares them, so a copy of a
-    /// simulator is a snapshot. Every public mutating entry calls it first.
+    /// simulator is a snapshot. Every public mutating entry calls it first. One check stands for every array: see
+    /// `CopyToken`.
     @inline(__always)
     mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&copyToken) { copyInPlaceArrays() }
+    }
+
+    @inline(never)
+    private mutating func copyInPlaceArrays() {
+        copyToken = CopyToken()
         apps.makeUnique()
         compressionKey.makeUnique()
+        resident.makeUnique()
+        volatileOrder.makeUnique()
         rankedCandidates?.makeUnique()
         timers.makeUnique()
     }

@@ -1,10 +1,12 @@
 /// An array of plain values for the engine's hot state, read and written in place: the per-app state, the compression
-/// keys, the ranked kill candidates (`RankedList`, in both drivers) and the timer heap.
+/// keys, the resident set, the volatile queue, the ranked kill candidates (`RankedList`, in both drivers) and the
+/// timer heap.
 ///
 /// Why not `Array`: the engine writes these about 40 times per event, and each array write pays a copy-on-write
 /// uniqueness check (a runtime call) and a bounds check, about a tenth of an event's instructions. Here an array is
-/// made unique once per public mutating entry of the engine (`makeUnique()`), and indices are checked where they enter
-/// the engine (a trace event's app against the catalog); inside, ids come from the engine's own structures.
+/// made unique once per public mutating entry of the engine (`makeUnique()`; the `Simulator` checks one `CopyToken`
+/// for all of its arrays), and indices are checked where they enter the engine (a trace event's app against the
+/// catalog); inside, ids come from the engine's own structures.
 ///
 /// Invariants: `count <= capacity`; every access is in `0..<count`; a write happens only while the storage is uniquely
 /// referenced, so a copied `Simulator` never sees another's writes. Debug builds check both on every access.
@@ -94,7 +96,8 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
     /// Appends; reallocates (doubling) only when full, which the engine avoids by reserving its capacity up front.
     @inlinable @inline(__always)
     mutating func append(_ value: Element) {
-        if count == storage.capacity { reallocate(capacity: 2 * storage.capacity) }
+        if count == storage.capacity { reallocate(capacity: Swift.max(2 * storage.capacity, 8)) }
+        assert(count < storage.capacity, "no room to append")
         assert(isKnownUniquelyReferenced(&storage), "written while shared: makeUnique() was not called")
         (base + count).initialize(to: value)
         count += 1
@@ -109,6 +112,11 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
 
     mutating func removeAll() { count = 0 }
 
+    mutating func removeLast(_ n: Int) {
+        precondition(n >= 0 && n <= count, "removeLast(\(n)) from \(count) elements")
+        count -= n
+    }
+
     @usableFromInline
     mutating func reallocate(capacity: Int) {
         let new = Storage(capacity: capacity)
@@ -117,3 +125,10 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         base = new.base
     }
 }
+
+/// Stands for the uniqueness of every `UncheckedArray` of one owner, so the owner checks one reference per entry
+/// instead of one per array (four in the engine, a runtime call each). The owner holds the token beside its arrays,
+/// and copies of the owner share both. While the token is uniquely referenced so is every array: the copy that
+/// writes first finds the token shared, takes a new one and copies its arrays, which leaves the old token and the old
+/// arrays to the other copy alone. (Debug builds still check every write.)
+final class CopyToken {}

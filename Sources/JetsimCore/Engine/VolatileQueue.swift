@@ -6,23 +6,27 @@
 /// same sequence number, and once it is not, it never is again (memory made volatile anew gets a new number).
 ///
 /// Invariant: `entries[head...]` is sorted by sequence and holds the entry of every app with volatile purgeable
-/// memory; at most `limit` entries are stored, so the storage reserved up front never grows.
+/// memory; at most `limit` entries are stored, so the storage reserved up front never grows. The entries are written
+/// in place (`UncheckedArray`): the owner calls `makeUnique()` at each public mutating entry.
 struct VolatileQueue {
-    struct Entry {
+    struct Entry: BitwiseCopyable {
         var sequence: UInt64
         var since: Int
         var app: Int32
     }
 
-    private var entries: [Entry] = []
+    private var entries: UncheckedArray<Entry>
     private var head = 0
     private let limit: Int
 
     /// A queue for apps `0..<count`.
     init(count: Int) {
         limit = 4 * count + 64
-        entries.reserveCapacity(limit)
+        entries = UncheckedArray(capacity: limit)
     }
+
+    @inline(__always)
+    mutating func makeUnique() { entries.makeUnique() }
 
     /// Records that `app`'s memory became volatile, numbered `sequence` (greater than any before) at `since`.
     /// `isLive` tells the live entries apart when the queue is full and compacts.
@@ -47,7 +51,7 @@ struct VolatileQueue {
             if isLive(entries[head]) { return entries[head] }
             head += 1
         }
-        entries.removeAll(keepingCapacity: true)
+        entries.removeAll()
         head = 0
         return nil
     }
