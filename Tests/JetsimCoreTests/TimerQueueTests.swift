@@ -75,4 +75,40 @@ import Testing
         }
         #expect(popped == expected && q.count == pending.count)
     }
+
+    /// Slots and heap against a list: slot timers replaced and cancelled at random (the slot's earliest is kept
+    /// incrementally), heap timers scheduled, pops interleaved.
+    @Test(arguments: [4, 5, 6] as [UInt64])
+    func slotsAndHeapTogetherPopInTimeThenSequenceOrder(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var q = TimerQueue()
+        let slotKinds: [TimerKind] = [.growthStep, .sustainedPressure, .pressureRecheck]
+        var pending: [(time: Int, app: Int32, kind: TimerKind)] = []   // apps number the timers in schedule order
+        var popped: [Int32] = [], expected: [Int32] = []
+        for k in 0..<3000 {
+            let time = Int(rng.next() % 100) + k / 10   // times drift forward, many equal
+            switch rng.next() % 6 {
+            case 0, 1:
+                q.schedule(.agingEnd, at: time, app: Int32(k))
+                pending.append((time, Int32(k), .agingEnd))
+            case 2:
+                let kind = slotKinds[Int(rng.next() % 3)]
+                q.schedule(kind, at: time, app: Int32(k))
+                pending.removeAll { $0.kind == kind }
+                pending.append((time, Int32(k), kind))
+            case 3:
+                let kind = slotKinds[Int(rng.next() % 3)]
+                q.cancel(kind)
+                pending.removeAll { $0.kind == kind }
+            default:
+                if let t = q.popDue(atOrBefore: .max - 1) {
+                    popped.append(t.app)
+                    let best = pending.indices.min { (pending[$0].time, pending[$0].app) < (pending[$1].time, pending[$1].app) }!
+                    expected.append(pending.remove(at: best).app)
+                }
+            }
+            #expect(q.count == pending.count)
+        }
+        #expect(popped == expected && !popped.isEmpty)
+    }
 }

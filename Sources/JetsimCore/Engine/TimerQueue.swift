@@ -62,14 +62,26 @@ struct TimerQueue {
         let sequence = reserved ?? reserveSequence()
         let timer = PendingTimer(time: time, sequence: sequence, kind: kind, app: app, generation: generation, token: token)
         switch kind {
-        case .growthStep: growthCheck = timer
-        case .sustainedPressure: sustainedTick = timer
-        case .pressureRecheck: recheck = timer
-        default:
-            insert(timer)
-            return
+        case .growthStep, .sustainedPressure, .pressureRecheck: replaceSlot(of: kind, with: timer)
+        default: insert(timer)
         }
-        refreshEarliestSlot()
+    }
+
+    /// Puts `timer` (`.none`: nothing) in the slot of `kind`. The earliest slot is recomputed only when the timer
+    /// replaced was it; any other change compares once.
+    @inline(__always)
+    private mutating func replaceSlot(of kind: TimerKind, with timer: PendingTimer) {
+        let old: PendingTimer
+        switch kind {
+        case .growthStep: (old, growthCheck) = (growthCheck, timer)
+        case .sustainedPressure: (old, sustainedTick) = (sustainedTick, timer)
+        default: (old, recheck) = (recheck, timer)
+        }
+        if old.time != Int.max && old.sequence == earliestSlot.sequence {
+            refreshEarliestSlot()
+        } else if timer < earliestSlot {
+            earliestSlot = timer
+        }
     }
 
     private mutating func refreshEarliestSlot() {
@@ -93,12 +105,9 @@ struct TimerQueue {
     /// Empties the slot of `kind` (a growth check, sustained-pressure tick or recheck that has just become stale).
     mutating func cancel(_ kind: TimerKind) {
         switch kind {
-        case .growthStep: growthCheck = .none
-        case .sustainedPressure: sustainedTick = .none
-        case .pressureRecheck: recheck = .none
+        case .growthStep, .sustainedPressure, .pressureRecheck: replaceSlot(of: kind, with: .none)
         default: return
         }
-        refreshEarliestSlot()
     }
 
     /// A place in the scheduling order for a timer that may be scheduled later (or never): it then comes out
