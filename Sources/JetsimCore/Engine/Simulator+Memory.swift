@@ -3,7 +3,6 @@
 
 extension Simulator {
     /// Integrates the app's footprint and resident time up to now (for `apps.csv`).
-    @inline(__always)
     mutating func accrue(_ i: Int) {
         let dt = now - apps[i].accruedAt
         if dt > 0 && apps[i].state.isResident {
