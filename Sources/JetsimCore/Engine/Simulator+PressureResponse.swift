@@ -210,8 +210,15 @@ extension Simulator {
     // MARK: Kills
 
     /// Kills (or purges) victims of `scope` while available memory is below `threshold`. When nobody at all can
-    /// be killed the run records an out-of-memory episode and carries on.
+    /// be killed the run records an out-of-memory episode and carries on. (Only the first test is inlined: most calls
+    /// find enough memory.)
+    @inline(__always)
     private mutating func killWhile(below threshold: Int, scope: KillScope, reason: KillReason) {
+        if available < threshold { killUntil(threshold, scope: scope, reason: reason) }
+    }
+
+    @inline(never)
+    private mutating func killUntil(_ threshold: Int, scope: KillScope, reason: KillReason) {
         while available < threshold {
             guard let victim = chooseVictim(scope: scope, reason: reason) else {
                 if scope == .any && !inOutOfMemory {
