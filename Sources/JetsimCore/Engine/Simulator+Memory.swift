@@ -82,9 +82,15 @@ extension Simulator {
         return drop
     }
 
-    /// Purgeable data not in use: no longer footprint, still resident until purged.
+    /// Purgeable data not in use: no longer footprint, still resident until purged. (Only the test is inlined: half
+    /// the calls, on suspension, find it volatile since the app entered the background.)
+    @inline(__always)
     mutating func makePurgeableVolatile(_ i: Int) {
-        guard !apps[i].purgeableVolatile else { return }
+        if !apps[i].purgeableVolatile { markPurgeableVolatile(i) }
+    }
+
+    @inline(never)
+    private mutating func markPurgeableVolatile(_ i: Int) {
         accrue(i)
         apps[i].purgeableVolatile = true
         apps[i].volatileSequence = volatileSequence
