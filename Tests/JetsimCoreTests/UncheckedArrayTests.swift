@@ -40,6 +40,15 @@ import Testing
         #expect(Array(a) == [0, 1, 2, 3, 4])
     }
 
+    @Test func reservingRoomKeepsTheElements() {
+        var a = UncheckedArray<Int32>(capacity: 2)
+        a.append(7)
+        a.append(8)
+        a.reserve(5_000)
+        for v in 0..<5_000 as Range<Int32> { a.append(v) }
+        #expect(a.count == 5_002 && a[0] == 7 && a[1] == 8 && a[5_001] == 4_999)
+    }
+
     /// A simulator copied mid-run is a snapshot: the original running on (kills, launches, growth) leaves it as it was,
     /// and the copy run on the same events reaches the same result.
     @Test func aCopiedSimulatorIsIndependentOfTheOriginal() throws {

@@ -33,6 +33,7 @@ struct RankedList {
 
     /// Makes room for ids below `n` (ids arrive densely, as objects are first seen).
     @inlinable mutating func grow(to n: Int) {
+        nodes.reserve(n)
         while nodes.count < n { nodes.append(Node()) }
     }
 

@@ -49,6 +49,13 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         base = storage.base
     }
 
+    /// Makes room for `n` elements in one step, at least doubling the room and never below 1 024 elements, for tables
+    /// that grow one element at a time (each step allocates twice: the storage object and its elements).
+    @inlinable
+    mutating func reserve(_ n: Int) {
+        if n > storage.capacity { reallocate(capacity: Swift.max(n, 2 * storage.capacity, 1024)) }
+    }
+
     @inlinable var startIndex: Int { 0 }
     @inlinable var endIndex: Int { count }
 
