@@ -38,10 +38,15 @@ public final class CSVReader {
     }
 
     /// Reads CSV text already in memory (`name` stands for the file in messages).
-    public init(text: String, name: String) {
+    public convenience init(text: String, name: String) {
+        self.init(bytes: Array(text.utf8), name: name)
+    }
+
+    /// Reads CSV bytes already in memory (`name` stands for the file in messages).
+    public init(bytes: [UInt8], name: String) {
         path = name
         scanner = RowScanner(path: name, fd: -1, gz: nil, delimiter: UInt8(ascii: ","), bufferSize: 16)
-        scanner.buffer = Array(text.utf8)
+        scanner.buffer = bytes
         scanner.limit = scanner.buffer.count
         scanner.atEOF = true
     }

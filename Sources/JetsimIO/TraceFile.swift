@@ -1,3 +1,4 @@
+import Foundation
 import JetsimCore
 
 /// Streams a usage trace (`trace.csv`, header `time,app,event,value`) as `TraceEvent`s with dense app ids.
@@ -14,8 +15,14 @@ public final class TraceReader {
     public var lineNumber: Int { reader.lineNumber }
 
     /// Reads against `catalog` (unknown apps are errors) or, with `catalog` nil, interns every app name it meets.
-    public init(path: String, catalog: AppCatalog?) throws(InputError) {
-        reader = try CSVReader(path: path)
+    public convenience init(path: String, catalog: AppCatalog?) throws(InputError) {
+        try self.init(reader: try CSVReader(path: path), catalog: catalog)
+    }
+
+    /// The same over any CSV source (a file, or bytes in memory).
+    init(reader: CSVReader, catalog: AppCatalog?) throws(InputError) {
+        self.reader = reader
+        let path = reader.path
         names = AppNameTable(catalog?.profiles.map(\.name) ?? [])
         interning = catalog == nil
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header time,app,event,value)") }
@@ -108,11 +115,55 @@ public final class TraceReader {
         return events
     }
 
+    /// The whole trace against `catalog`, read by two threads when `threads` > 1: `compare`'s cells wait for it, so
+    /// it is the serial part of a grid. The file splits at a line end near its middle and the second half is read
+    /// behind a copy of the header (the first line that is neither blank nor a comment). Any problem in either half,
+    /// or a time that decreases across the split, is left to a serial read to report, so a message and its line number
+    /// are the serial reader's; so is a file with quotes (a quoted field may hold a line end).
+    public static func readAll(path: String, catalog: AppCatalog, threads: Int) throws(InputError) -> [TraceEvent] {
+        func serially() throws(InputError) -> [TraceEvent] { try TraceReader(path: path, catalog: catalog).readAll() }
+        guard threads > 1, let bytes = readWholeFile(path), !bytes.contains(UInt8(ascii: "\"")),
+              let header = headerEnd(bytes), let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "\n")),
+              middle + 1 > header, middle + 1 < bytes.count else {
+            return try serially()
+        }
+        let halves = [Array(bytes[..<(middle + 1)]), Array(bytes[..<header]) + bytes[(middle + 1)...]]
+        let results = HalfResults()
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            results.set(k, try? TraceReader(reader: CSVReader(bytes: halves[k], name: path), catalog: catalog).readAll())
+        }
+        guard let first = results.get(0), let second = results.get(1),
+              (first.last?.time ?? Int.min) <= (second.first?.time ?? Int.max) else {
+            return try serially()
+        }
+        return first + second
+    }
+
+    /// Where the header line ends (just past its line end), nil when the file has no line after it.
+    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        var start = 0
+        while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = bytes[start..<end]
+            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            if !blank && line.first != UInt8(ascii: "#") { return end + 1 }
+            start = end + 1
+        }
+        return nil
+    }
+
     private static func eventKind(_ raw: UnsafeBufferPointer<UInt8>) -> TraceEventKind? {
         let b = DecimalParser.trimmed(raw)
         for kind in TraceEventKind.allCases where kind.traceName.utf8.elementsEqual(b) { return kind }
         return nil
     }
+}
+
+/// The two halves' events (nil: that half has a problem), each written once by its own thread.
+private final class HalfResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [[TraceEvent]?] = [nil, nil]
+    func set(_ k: Int, _ value: [TraceEvent]?) { lock.lock(); events[k] = value; lock.unlock() }
+    func get(_ k: Int) -> [TraceEvent]? { lock.lock(); defer { lock.unlock() }; return events[k] }
 }
 
 /// Maps app names given as bytes to dense ids without building Strings (open addressing, FNV-1a).
