@@ -119,10 +119,12 @@ public final class TraceReader {
     /// it is the serial part of a grid. The file splits at a line end near its middle and the second half is read
     /// behind a copy of the header (the first line that is neither blank nor a comment). Any problem in either half,
     /// or a time that decreases across the split, is left to a serial read to report, so a message and its line number
-    /// are the serial reader's; so is a file with quotes (a quoted field may hold a line end).
+    /// are the serial reader's; so is a file with quotes (a quoted field may hold a line end), and one over 1 GiB on disk (the
+    /// halves are copies of the file's bytes).
     public static func readAll(path: String, catalog: AppCatalog, threads: Int) throws(InputError) -> [TraceEvent] {
         func serially() throws(InputError) -> [TraceEvent] { try TraceReader(path: path, catalog: catalog).readAll() }
-        guard threads > 1, let bytes = readWholeFile(path), !bytes.contains(UInt8(ascii: "\"")),
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard threads > 1, let size, size <= 1 << 30, let bytes = readWholeFile(path), !bytes.contains(UInt8(ascii: "\"")),
               let header = headerEnd(bytes), let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "\n")),
               middle + 1 > header, middle + 1 < bytes.count else {
             return try serially()
