@@ -161,32 +161,39 @@ public struct CompareCommand: ParsableCommand {
         let scans = prototypes.map { !$0.hasRankingKey }
         let rest = cells.indices.filter { $0 != chartIndex }
         let queue = WorkQueue(order: [chartIndex] + rest.filter { scans[cells[$0].policy] } + rest.filter { !scans[cells[$0].policy] })
-        let chart = ChartBox()
         let catalogNames = catalog.profiles.map(\.name)
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
-            while let k = queue.next() {
-                let cell = cells[k]
-                do {
-                    let device = devices[cell.device]
-                    let policy = try PolicySource.make(plan.policies[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
-                                                       policiesDirectory: lookupDirectory)
-                    var cellOptions = options
-                    cellOptions.seed = cell.seed
-                    let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
-                                         future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
-                                         keepKillsAndSamples: k == chartIndex)
-                    if k == chartIndex { chart.files = try ChartFiles(result, catalogNames: catalogNames) }
-                    report(slots.set(k, result))
-                } catch {
-                    failure.record(error)
+        // The directory is made before the cells, so the charted cell's thread can write the largest files while the
+        // other cells run; a failed grid removes it again (when this run made it).
+        try inOutputDirectory(plan.out) {
+            let chart = ChartBox()   // inside: its uncommitted files must be gone before a failed grid removes the directory
+            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+                // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
+                while let k = queue.next() {
+                    let cell = cells[k]
+                    do {
+                        let device = devices[cell.device]
+                        let policy = try PolicySource.make(plan.policies[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
+                                                           policiesDirectory: lookupDirectory)
+                        var cellOptions = options
+                        cellOptions.seed = cell.seed
+                        let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
+                                             future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
+                                             keepKillsAndSamples: k == chartIndex)
+                        if k == chartIndex {
+                            let files = try ChartFiles(result, catalogNames: catalogNames)
+                            chart.set(files, written: try files.write(into: plan.out))
+                        }
+                        report(slots.set(k, result))
+                    } catch {
+                        failure.record(error)
+                    }
                 }
             }
+            if let error = failure.first { throw error }
+            if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
+            guard let chartFiles = chart.files else { throw ValidationError("the charted cell did not run") }
+            try writeReports(plan, results: slots.all, chart: chartFiles, chartWritten: chart.written, devices: devices, started: started)
         }
-        if let error = failure.first { throw error }
-        if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
-        guard let chartFiles = chart.files else { throw ValidationError("the charted cell did not run") }
-        try writeReports(plan, results: slots.all, chart: chartFiles, devices: devices, started: started)
     }
 
     static func printProgress(_ done: Int, of total: Int, started: Date, final: Bool = false) {
@@ -196,8 +203,11 @@ public struct CompareCommand: ParsableCommand {
         print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
     }
 
-    /// - Parameter chart: the charted cell's files, drawn when it finished.
-    private func writeReports(_ plan: Plan, results: [SimulationResult], chart: ChartFiles, devices: [Device], started: Date) throws {
+    /// - Parameters:
+    ///   - chart: the charted cell's files, drawn when it finished.
+    ///   - chartWritten: its CSV files, written under temporary names then and committed here with the others.
+    private func writeReports(_ plan: Plan, results: [SimulationResult], chart: ChartFiles, chartWritten: [AtomicFile],
+                              devices: [Device], started: Date) throws {
         let traceName = baseName(plan.trace)
         let labels = RunLabels(trace: traceName, appNames: [])
         var summary = CSVLine.of(ReportFiles.summaryHeader)
@@ -234,15 +244,14 @@ public struct CompareCommand: ParsableCommand {
                 latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
             }
         }
-        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency),
-                        ("chart-timeseries.csv", chart.timeseries), ("chart-kills.csv", chart.kills)]
+        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency)]
         if plan.interval > 0 { contents.append(("intervals.csv", intervals)) }
         for (name, text) in contents {
             let f = try AtomicFile(path: plan.out + "/" + name)
             try f.write(text)
             files.append(f)
         }
-        for f in files { try f.commit() }
+        for f in files + chartWritten { try f.commit() }
         let page = try AtomicFile(path: plan.out + "/report.html")
         try page.write(try ChartReport.html(directory: plan.out, memoryChart: chart.memoryChart))
         try page.commit()
@@ -302,15 +311,32 @@ struct ChartFiles: Sendable {
         memoryChart = ChartReport.memoryChart(timeseries: try ChartReport.table(text: timeseries, name: "chart-timeseries.csv"),
                                               kills: try ChartReport.table(text: kills, name: "chart-kills.csv"))
     }
+
+    /// Writes chart-timeseries.csv and chart-kills.csv into `directory` under temporary names; the caller commits them
+    /// with the other reports (uncommitted, they vanish with the writers).
+    func write(into directory: String) throws -> [AtomicFile] {
+        var written: [AtomicFile] = []
+        for (name, text) in [("chart-timeseries.csv", timeseries), ("chart-kills.csv", kills)] {
+            let f = try AtomicFile(path: directory + "/" + name)
+            try f.write(text)
+            written.append(f)
+        }
+        return written
+    }
 }
 
-/// Where the charted cell's thread leaves its chart files.
+/// Where the charted cell's thread leaves its chart files, and their CSV files written but not yet committed.
 final class ChartBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: ChartFiles?
-    var files: ChartFiles? {
-        get { lock.lock(); defer { lock.unlock() }; return value }
-        set { lock.lock(); defer { lock.unlock() }; value = newValue }
+    private var writers: [AtomicFile] = []
+    var files: ChartFiles? { lock.lock(); defer { lock.unlock() }; return value }
+    var written: [AtomicFile] { lock.lock(); defer { lock.unlock() }; return writers }
+    func set(_ files: ChartFiles, written: [AtomicFile]) {
+        lock.lock()
+        defer { lock.unlock() }
+        value = files
+        writers = written
     }
 }
 
