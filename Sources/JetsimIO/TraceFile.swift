@@ -117,7 +117,7 @@ public final class TraceReader {
 
     /// The whole trace against `catalog`, read by two threads when `threads` > 1: `compare`'s cells wait for it, so
     /// it is the serial part of a grid. The file splits at a line end near its middle and the second half is read
-    /// behind a copy of the header (the first line that is neither blank nor a comment). Any problem in either half,
+    /// behind a copy of everything up to the header row. Any problem in either half,
     /// or a time that decreases across the split, is left to a serial read to report, so a message and its line number
     /// are the serial reader's; so is a file with quotes (a quoted field may hold a line end), and one over 1 GiB on disk (the
     /// halves are copies of the file's bytes).
@@ -125,7 +125,7 @@ public final class TraceReader {
         func serially() throws(InputError) -> [TraceEvent] { try TraceReader(path: path, catalog: catalog).readAll() }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard threads > 1, let size, size <= 1 << 30, let bytes = readWholeFile(path), !bytes.contains(UInt8(ascii: "\"")),
-              let header = headerEnd(bytes), let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "\n")),
+              let header = headerEnd(bytes, name: path), let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "\n")),
               middle + 1 > header, middle + 1 < bytes.count else {
             return try serially()
         }
@@ -141,14 +141,15 @@ public final class TraceReader {
         return first + second
     }
 
-    /// Where the header line ends (just past its line end), nil when the file has no line after it.
-    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
-        var start = 0
-        while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let line = bytes[start..<end]
-            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
-            if !blank && line.first != UInt8(ascii: "#") { return end + 1 }
-            start = end + 1
+    /// Where the header row ends (just past its line end) by the reader's own rules for blank and comment lines; nil
+    /// when the file has no row or nothing after it. The file has no quotes, so the row is one line.
+    private static func headerEnd(_ bytes: [UInt8], name: String) -> Int? {
+        let reader = CSVReader(bytes: bytes, name: name)
+        guard (try? reader.nextRow()) == true else { return nil }
+        var lines = 0
+        for (k, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
+            lines += 1
+            if lines == reader.lineNumber { return k + 1 }
         }
         return nil
     }
