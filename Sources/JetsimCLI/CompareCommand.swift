@@ -203,6 +203,7 @@ public struct CompareCommand: ParsableCommand {
         print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
     }
 
+    /// Writes into `plan.out`, which exists by now (made before the cells).
     /// - Parameters:
     ///   - chart: the charted cell's files, drawn when it finished.
     ///   - chartWritten: its CSV files, written under temporary names then and committed here with the others.
@@ -235,8 +236,7 @@ public struct CompareCommand: ParsableCommand {
         let manifest = try CompareReports.manifest(command: CommandLine.arguments, config: config, inputs: inputs,
                                                    policies: plan.policies.indices.map { results[$0 * plan.seeds.count].policy },
                                                    seeds: plan.seeds, started: started, wallSeconds: Date().timeIntervalSince(started))
-        try makeDirectories(plan.out)
-        var files: [AtomicFile] = []
+        var files: [AtomicFile] = []   // into the directory `inOutputDirectory` made before the cells
         // Chart data: every run's latency distribution, and the time series and kills of the charted cell.
         var latency = CSVLine.of(["device", "policy", "seed", "latency_ms", "launches"])
         for r in results {
