@@ -100,7 +100,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Shared with copies of this simulator only (`makeUnique()`).
     var copyToken = CopyToken()
     // The generic-typed fields come last: every field before them then sits at an offset known at compile time,
-    // which matters because the engine runs unspecialised (JetsimCore's generic code is not inlined into the CLI).
+    // which matters where the engine runs unspecialised (every policy but `xnu`: see `process`).
     public internal(set) var policy: Policy
     public var observer: Observer
 
