@@ -5,7 +5,7 @@ import PackageDescription
 // → JetsimWorkloads (synthetic users, trace statistics) → JetsimCore (model, engine, policies).
 // JetsimRealMemory (real-memory mode: jemalloc arenas behind the model) sits beside JetsimIO at the edge.
 // Only JetsimIO touches the file system (JetsimRealMemory reads /proc to measure the process).
-// Linking jemalloc replaces malloc for the whole process (README: Real-memory mode).
+// Nothing beyond the toolchain and zlib is needed to build: real-memory mode loads jemalloc at run time.
 let package = Package(
     name: "jetsim",
     platforms: [.macOS(.v13)],
@@ -32,8 +32,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
-        .target(name: "JetsimRealMemory", dependencies: ["JetsimCore", "CJemalloc"]),
+        .target(name: "JetsimRealMemory", dependencies: ["JetsimCore"]),
         .target(
             name: "JetsimCLI",
             dependencies: [
@@ -46,6 +45,6 @@ let package = Package(
         .testTarget(name: "JetsimIOTests", dependencies: ["JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimWorkloadsTests", dependencies: ["JetsimWorkloads", "JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimRealMemoryTests", dependencies: ["JetsimRealMemory", "JetsimCore", "JetsimIO"]),
-        .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore"]),
+        .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore", "JetsimRealMemory"]),
     ]
 )

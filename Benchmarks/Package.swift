@@ -35,8 +35,8 @@ let package = Package(
             path: "Benchmarks/JetsimBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Real-memory mode links jemalloc, which replaces malloc for the whole process: it gets its own
-        // executable so the allocation-gated suite above keeps the system allocator.
+        // Real-memory mode allocates through jemalloc (loaded at run time, mallocx is not counted by the
+        // interposer): it gets its own executable, apart from the allocation-gated suite above.
         .executableTarget(
             name: "RealMemoryBenchmarks",
             dependencies: [

@@ -111,6 +111,8 @@ public struct RunCommand: ParsableCommand {
     }
 
     private func execute() throws {
+        // First, before any output: real-memory mode may need to re-execute this process to load jemalloc.
+        if backing != "model" { try Jemalloc.loadRelaunchingIfNeeded() }
         var deviceValue = try DeviceSource.resolve(device)
         if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
         if freezer { deviceValue.freezer.enabled = true }

@@ -1,8 +1,7 @@
-import CJemalloc
 
 /// A failure of real-memory mode: missing allocator features, allocation failures, an exceeded budget.
-/// `exitCode` follows sysexits: 64 for a `--backing` the machine cannot take (bad or unsafe scale), 71 when
-/// the allocator fails or lacks a feature at run time.
+/// `exitCode` follows sysexits: 64 for a `--backing` the machine cannot take (bad or unsafe scale), 69 when
+/// jemalloc is not installed (or cannot be loaded), 71 when the allocator fails or lacks a feature at run time.
 public struct RealMemoryError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public let exitCode: Int32
@@ -14,16 +13,15 @@ public struct RealMemoryError: Error, CustomStringConvertible, Sendable {
 
 /// jemalloc's control interface (`mallctl`), typed. Only the calls real-memory mode needs.
 ///
-/// jemalloc replaces `malloc` for the whole process once linked (Debian's build has no symbol prefix and cannot
-/// be loaded privately); the process's own heap lives in jemalloc's automatic arenas, so per-app numbers are
-/// only ever read from the dedicated arenas created here.
+/// jemalloc is loaded at run time (`JemallocLibrary`) and serves only the dedicated arenas created here; every
+/// call throws a located error (exit 69) when it is not installed.
 public enum Jemalloc {
     /// Reads a value; `T` must match the control's C type exactly (size_t → Int, unsigned → UInt32, bool → Bool).
     public static func read<T>(_ name: String, as type: T.Type = T.self) throws -> T {
         let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
         defer { value.deallocate() }
         var length = MemoryLayout<T>.size
-        let status = jetsim_mallctl(name, value, &length, nil, 0)
+        let status = try JemallocLibrary.require().mallctl(name, value, &length, nil, 0)
         guard status == 0, length == MemoryLayout<T>.size else {
             throw RealMemoryError("jemalloc control '\(name)' cannot be read (error \(status))")
         }
@@ -33,13 +31,14 @@ public enum Jemalloc {
     /// Writes a value.
     public static func write<T>(_ name: String, _ newValue: T) throws {
         var v = newValue
-        let status = withUnsafeMutableBytes(of: &v) { jetsim_mallctl(name, nil, nil, $0.baseAddress, $0.count) }
+        let mallctl = try JemallocLibrary.require().mallctl
+        let status = withUnsafeMutableBytes(of: &v) { mallctl(name, nil, nil, $0.baseAddress, $0.count) }
         guard status == 0 else { throw RealMemoryError("jemalloc control '\(name)' cannot be written (error \(status))") }
     }
 
     /// Runs a control that takes no arguments (`arena.<i>.purge`, `.reset`, `.destroy`).
     public static func run(_ name: String) throws {
-        let status = jetsim_mallctl(name, nil, nil, nil, 0)
+        let status = try JemallocLibrary.require().mallctl(name, nil, nil, nil, 0)
         guard status == 0 else { throw RealMemoryError("jemalloc control '\(name)' failed (error \(status))") }
     }
 
@@ -61,7 +60,7 @@ public enum Jemalloc {
     public static func refreshStatistics() {
         // Separate old and new values: passing one variable as both would violate exclusivity.
         var old: UInt64 = 0, new: UInt64 = 1, length = MemoryLayout<UInt64>.size
-        _ = jetsim_mallctl("epoch", &old, &length, &new, MemoryLayout<UInt64>.size)
+        _ = JemallocLibrary.loaded?.mallctl("epoch", &old, &length, &new, MemoryLayout<UInt64>.size)
     }
 
     /// The allocator's page size.
@@ -81,17 +80,17 @@ public struct Arena: Equatable, Sendable {
         return Arena(index: try Jemalloc.read("arenas.create", as: UInt32.self))
     }
 
-    var flags: Int32 { jetsim_arena_flags(index) }
+    var flags: Int32 { jemallocArenaFlags(index) }
 
     /// Allocates `size` bytes in this arena and touches every byte, so the pages are resident. Nil when the
     /// allocator has no memory.
     public func allocateTouched(_ size: Int) -> UnsafeMutableRawPointer? {
-        guard let pointer = jetsim_mallocx(size, flags) else { return nil }
+        guard let pointer = JemallocLibrary.loaded?.mallocx(size, flags) else { return nil }
         pointer.initializeMemory(as: UInt8.self, repeating: 0xA5, count: size)
         return pointer
     }
 
-    public func free(_ pointer: UnsafeMutableRawPointer) { jetsim_dallocx(pointer, flags) }
+    public func free(_ pointer: UnsafeMutableRawPointer) { JemallocLibrary.loaded?.dallocx(pointer, flags) }
 
     /// Returns the arena's unused dirty and muzzy pages to the system.
     public func purge() throws { try Jemalloc.run("arena.\(index).purge") }
@@ -108,11 +107,13 @@ public struct Arena: Equatable, Sendable {
 struct ArenaStatistic {
     private var mib: [Int]
     private let arenaPosition = 2
+    private let library: JemallocLibrary
 
     init(_ name: String) throws {
+        library = try JemallocLibrary.require()
         var mib = [Int](repeating: 0, count: 8)
         var length = mib.count
-        let status = jetsim_mallctlnametomib("stats.arenas.0.\(name)", &mib, &length)
+        let status = library.mallctlnametomib("stats.arenas.0.\(name)", &mib, &length)
         guard status == 0 else { throw RealMemoryError("jemalloc has no statistic 'stats.arenas.<i>.\(name)' (error \(status))") }
         self.mib = Array(mib.prefix(length))
     }
@@ -121,7 +122,7 @@ struct ArenaStatistic {
     mutating func read(_ arena: Arena) -> Int {
         mib[arenaPosition] = Int(arena.index)
         var value = 0, length = MemoryLayout<Int>.size
-        let status = jetsim_mallctlbymib(&mib, mib.count, &value, &length, nil, 0)
+        let status = library.mallctlbymib(&mib, mib.count, &value, &length, nil, 0)
         return status == 0 ? value : 0
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import JetsimRealMemory
 import Testing
 
 /// `jetsim run --backing jemalloc`, as a user runs it.
 @Suite struct RealMemoryCommandTests {
-    @Test func aRealMemoryRunOnTheExampleWritesLiveCSVAndDivergenceColumns() throws {
+    @Test(.enabled(if: Jemalloc.isInstalled, "jemalloc is not installed (apt-get install libjemalloc2)")) func aRealMemoryRunOnTheExampleWritesLiveCSVAndDivergenceColumns() throws {
         let dir = try scratch()
         var summaries: [String] = []
         for (name, extra) in [("model", [String]()), ("real", ["--backing", "jemalloc:scale=1/256", "--pressure-source", "measured"])] {
@@ -36,7 +37,7 @@ import Testing
     /// The arenas' resident bytes (jemalloc's statistics) against the growth of the process's resident set
     /// (`/proc/self/statm`), in a process of its own: at 1/16 the arenas hold tens of MiB, and the two agree within
     /// a tenth of that (the gap is Jetsim's own heap).
-    @Test func theArenasAgreeWithTheKernelsResidentSet() throws {
+    @Test(.enabled(if: Jemalloc.isInstalled, "jemalloc is not installed (apt-get install libjemalloc2)")) func theArenasAgreeWithTheKernelsResidentSet() throws {
         let dir = try scratch()
         let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", "\(dir)/o",
                              "--backing", "jemalloc:scale=1/16", "--sample-interval", "10m"])
@@ -63,7 +64,9 @@ import Testing
             #expect(r.status == 64, "\(arguments)")
             #expect(r.stderr.contains(message), "\(r.stderr)")
         }
-        // A 64 GiB cache at full scale would take more than a quarter of any test machine.
+        // A 64 GiB cache at full scale would take more than a quarter of any test machine. (Without jemalloc the
+        // run stops earlier, at the missing library: the next test.)
+        guard Jemalloc.isInstalled else { return }
         let trace = "\(dir)/requests.csv"
         try "1,1,4096\n2,2,4096\n".write(toFile: trace, atomically: true, encoding: .utf8)
         let r = try CLI.run(["run", "--device", "cache:64GiB", "--format", "libcachesim", "--trace", trace, "--policy", "lru",
@@ -71,5 +74,19 @@ import Testing
         #expect(r.status == 64)
         #expect(r.stderr.contains("safe share"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/out"))
+    }
+
+    /// The default build links no jemalloc: without the library, real-memory mode alone stops, naming the package.
+    @Test(.enabled(if: !Jemalloc.isInstalled, "jemalloc is installed here; this test covers machines without it"))
+    func withoutJemallocRealMemoryModeSaysWhatToInstall() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                             "--out", "\(dir)/out", "--backing", "jemalloc"])
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("apt-get install libjemalloc2"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out"))
+        let plain = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/plain", "--quiet"])
+        #expect(plain.status == 0, "\(plain.stderr)")
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The allocator facts real-memory mode is built on, checked against the jemalloc this machine links.
-@Suite(.serialized) struct ArenaTests {
+@Suite(.serialized, .enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) struct ArenaTests {
     struct Statistics: Equatable { var active: Int; var dirty: Int; var resident: Int }
 
     func statistics(_ arena: Arena) throws -> Statistics {
@@ -20,7 +20,7 @@ import Glibc
         try (0..<pages).map { _ in try #require(arena.allocateTouched(page)) }
     }
 
-    @Test func theLinkedJemallocHasStatisticsAndNoPrefix() throws {
+    @Test func theLoadedJemallocHasStatistics() throws {
         try Jemalloc.checkCapabilities()
         #expect(try Jemalloc.read("config.stats", as: Bool.self))
         #expect(Jemalloc.version.hasPrefix("5."))

@@ -16,7 +16,7 @@ import Testing
 
     /// With whole pages at the scale (16 KiB model pages at 1/4 are 4 KiB real pages), measured and modelled
     /// footprints are equal to the byte: each page-sized allocation is exactly one page.
-    @Test func measuredEqualsModelledForWholePages() throws {
+    @Test(.enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) func measuredEqualsModelledForWholePages() throws {
         let (b, box) = try backing(BackingScale(numerator: 1, denominator: 4))
         let memory = BackedMemory(dirty: 40 * mib, cache: 8 * mib, purgeable: 4 * mib, backingStore: 12 * mib, imageCache: 16 * 1024 * 9)
         b.update(app: 1, to: memory, reclaim: false)
@@ -32,7 +32,7 @@ import Testing
 
     /// At 1/256 each component is rounded up to a whole real page: measured exceeds modelled by less than one
     /// page per component, scaled back (5 × 4 KiB × 256 = 5 MiB), and never falls short.
-    @Test func atADeepScaleTheErrorIsBoundedByOnePagePerComponent() throws {
+    @Test(.enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) func atADeepScaleTheErrorIsBoundedByOnePagePerComponent() throws {
         let (b, box) = try backing(.default)
         let page = try Jemalloc.pageSize()
         for (app, dirty) in [(0, 123 * mib + 16 * 1024), (1, 7 * mib), (2, 301 * mib + 48 * 1024)] {
@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test func whatTheAppFreesStaysDirtyUntilTheSystemReclaims() throws {
+    @Test(.enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) func whatTheAppFreesStaysDirtyUntilTheSystemReclaims() throws {
         let (b, box) = try backing(BackingScale(numerator: 1, denominator: 4))
         let page = try Jemalloc.pageSize()
         b.update(app: 0, to: BackedMemory(dirty: 64 * mib), reclaim: false)
@@ -69,7 +69,7 @@ import Testing
 
     /// A process that ends returns every page; its arena is parked and the next launch reuses it, so a long trace
     /// of kills does not grow the arena count (create/destroy would leak metadata on every cycle).
-    @Test func endedProcessesReturnEveryPageAndArenasAreReused() throws {
+    @Test(.enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) func endedProcessesReturnEveryPageAndArenasAreReused() throws {
         let (b, _) = try backing(BackingScale(numerator: 1, denominator: 4), apps: 3)
         for cycle in 0..<50 {
             let app = cycle % 3
@@ -83,7 +83,7 @@ import Testing
         for app in 0..<3 { #expect(b.measuredBytes(app: app) == 0) }
     }
 
-    @Test func theBudgetStopsRealMemoryWithAClearFailureAndNoCrash() throws {
+    @Test(.enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) func theBudgetStopsRealMemoryWithAClearFailureAndNoCrash() throws {
         let (b, _) = try backing(BackingScale(numerator: 1, denominator: 1), budget: 8 * mib)
         b.update(app: 0, to: BackedMemory(dirty: 6 * mib), reclaim: false)
         #expect(b.failure == nil)

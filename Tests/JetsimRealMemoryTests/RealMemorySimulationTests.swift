@@ -5,7 +5,7 @@ import JetsimRealMemory
 import Testing
 
 /// The engine driving real memory: decisions against the model's, with and without measured pressure.
-@Suite(.serialized) struct RealMemorySimulationTests {
+@Suite(.serialized, .enabled(if: Jemalloc.unavailableReason == nil, "jemalloc cannot be loaded in this process: install libjemalloc2 and run with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 (README: Real-memory mode)")) struct RealMemorySimulationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     let mib = 1 << 20
 

@@ -4,8 +4,8 @@ import JetsimCore
 import JetsimRealMemory
 
 // The cost of real-memory mode against the plain model, on the same 100-app workload as Engine-xnu-100apps.
-// This executable links jemalloc, so "RealMemory-model" is also the plain model under jemalloc's malloc:
-// compared with JetsimBenchmarks' Engine-xnu-100apps (system malloc) it measures what linking jemalloc costs.
+// jemalloc is loaded at run time (start with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384); the process's
+// own malloc stays glibc's, so "RealMemory-model" is the plain model, the reference for the other two.
 let benchmarks: @Sendable () -> Void = {
     let device = DevicePresets.named("iphone-x")!
     Benchmark.defaultConfiguration = .init(
