@@ -8,7 +8,8 @@ public struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List the device presets with their memory, limits, thresholds and background-task budget.",
         discussion: """
-        Sizes in MB (MiB). Thresholds are on *available* memory (free + clean file-backed pages). A custom device
+        Sizes in MB (MiB). Thresholds are on *available* memory (free + clean file-backed pages); reaper_mb is empty
+        where the long-idle reaper is off. The compressor pool is the kernel's: RAM's size. A custom device
         is a YAML or JSON file (keys: Reports/README.md), e.g. `base: iphone-xs` plus the keys to change.
 
         Examples:
@@ -22,8 +23,8 @@ public struct DevicesCommand: ParsableCommand {
 
     public init() {}
 
-    static let header = ["device", "ram_mb", "reserve_mb", "app_limit_mb", "critical_mb", "idle_mb", "soft_mb",
-                         "compressor_pool_mb", "bg_task_budget_s", "source"]
+    static let header = ["device", "ram_mb", "reserve_mb", "app_limit_mb", "critical_mb", "idle_mb", "soft_mb", "reaper_mb",
+                         "compressor_pool_mb", "bg_task_budget_s", "kernel", "source"]
 
     static func row(_ d: Device) -> [String] {
         [d.name, FixedPoint.format(d.physicalBytes, over: Units.mebibyte, decimals: 0),
@@ -32,8 +33,9 @@ public struct DevicesCommand: ParsableCommand {
          FixedPoint.format(d.criticalBytes, over: Units.mebibyte, decimals: 0),
          FixedPoint.format(d.idleBytes, over: Units.mebibyte, decimals: 0),
          FixedPoint.format(d.softBytes, over: Units.mebibyte, decimals: 0),
+         d.reaper.enabled ? FixedPoint.format(d.reaperBytes, over: Units.mebibyte, decimals: 0) : "",
          FixedPoint.format(d.compressor.poolLimitBytes, over: Units.mebibyte, decimals: 0),
-         FixedPoint.format(d.backgroundTaskBudgetMicros, over: Units.microsPerSecond, decimals: 0), d.source]
+         FixedPoint.format(d.backgroundTaskBudgetMicros, over: Units.microsPerSecond, decimals: 0), d.kernel.rawValue, d.source]
     }
 
     public func run() throws {

@@ -21,6 +21,7 @@ public struct RunCommand: ParsableCommand {
           jetsim run --device iphone-xs --apps Examples/day/apps.csv --trace Examples/day/trace.csv
           jetsim run --device iphone-x --apps apps.csv --trace trace.csv --policy xnu:audio_band=100 --out /tmp/r --events
           jetsim run --device my-device.yaml --apps apps.csv --trace trace.csv --os-era ios7
+          jetsim run --device iphone-x --apps apps.csv --trace trace.csv --kernel xnu-10063
           jetsim run --device iphone-xs --apps apps.csv --trace trace.csv --backing jemalloc:scale=1/256 --pressure-source measured
 
         Real-memory mode (--backing jemalloc) backs every app's memory with real allocations in its own jemalloc
@@ -70,6 +71,9 @@ public struct RunCommand: ParsableCommand {
     @Flag(help: "Turn on the freezer: idle suspended apps are written to NAND below 50 % available memory (band 75).")
     var freezer = false
 
+    @Option(help: "Kernel whose rules apply: xnu-11417 (iOS 18, the default: the long-idle reaper is on) or xnu-10063 (iOS 17: no reaper).")
+    var kernel: String?
+
     @Option(help: "Memory behind the model: 'model' (default), or 'jemalloc[:scale=1/256]' for real allocations in one jemalloc arena per app, scaled down.")
     var backing: String = "model"
 
@@ -96,6 +100,9 @@ public struct RunCommand: ParsableCommand {
         if source == .measured && spec == .model {
             throw ValidationError("--pressure-source measured needs real memory to measure: add --backing jemalloc")
         }
+        if let kernel, Device.Kernel(rawValue: kernel) == nil {
+            throw ValidationError("--kernel must be one of \(Device.Kernel.allCases.map(\.rawValue).joined(separator: ", ")), found '\(kernel)'")
+        }
         if let osEra, Device.OSEra(rawValue: osEra) == nil {
             throw ValidationError("--os-era must be one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(osEra)'")
         }
@@ -116,6 +123,7 @@ public struct RunCommand: ParsableCommand {
         var deviceValue = try DeviceSource.resolve(device)
         if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
         if freezer { deviceValue.freezer.enabled = true }
+        if let kernel, let k = Device.Kernel(rawValue: kernel) { deviceValue.setKernel(k) }
         let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
                                                 policiesDirectory: policies)
         let catalog: AppCatalog

@@ -11,7 +11,8 @@ public enum DeviceFile {
         "pressure_warning_pct", "pressure_warning_exit_pct", "pressure_critical_pct", "pressure_critical_exit_pct",
         "compressor", "compress_ratio", "compressor_pool_mb", "os_era", "bg_task_budget_s", "launch_watchdog_s",
         "aging_s", "sustained_pressure_s", "purgeable_ripen_s", "freezer", "freezer_pct", "freezer_max_frozen",
-        "freezer_daily_write_mb", "freezer_min_resident_mb", "thaw_ms_per_mb",
+        "freezer_daily_write_mb", "freezer_min_resident_mb", "thaw_ms_per_mb", "kernel", "reaper", "reaper_pct",
+        "reaper_min_age_s", "reaper_rescan_s",
     ]
 
     public static func read(path: String) throws(InputError) -> Device {
@@ -77,7 +78,8 @@ public enum DeviceFile {
                 device.physicalBytes = ram
                 device.killThresholds = .forPhysicalMemory(ram)
                 device.reserveBytes = ram / 5
-                device.compressor.poolLimitBytes = ram / 4
+                device.compressor.poolLimitBytes = ram
+                device.reaper.thresholdPercent = Device.Reaper.thresholdPercent(forPhysicalMemory: ram)
             }
         } else {
             guard let ram = try number("ram_mb", unit: mb, expected: "a size in MB") else {
@@ -131,6 +133,19 @@ public enum DeviceFile {
         if let v = try number("freezer_daily_write_mb", unit: mb, expected: "a size in MB") { device.freezer.dailyWriteBudgetBytes = v }
         if let v = try number("freezer_min_resident_mb", unit: mb, expected: "a size in MB") { device.freezer.minResidentBytes = v }
         if let v = try number("thaw_ms_per_mb", unit: Units.microsPerMilli, expected: "milliseconds per MB") { device.freezer.thawMicrosPerMebibyte = v }
+        if let v = try scalar("kernel") {
+            guard let kernel = Device.Kernel(rawValue: v) else {
+                throw fail("kernel", "expected one of \(Device.Kernel.allCases.map(\.rawValue).joined(separator: ", ")), found '\(v)'")
+            }
+            device.setKernel(kernel)
+        }
+        if let v = try flag("reaper") {
+            guard !v || device.kernel != .xnu10063 else { throw fail("reaper", "xnu-10063 has no long-idle reaper") }
+            device.reaper.enabled = v
+        }
+        if let v = try percent("reaper_pct") { device.reaper.thresholdPercent = v }
+        if let v = try number("reaper_min_age_s", unit: Units.microsPerSecond, expected: "seconds") { device.reaper.minIdleAgeMicros = v }
+        if let v = try number("reaper_rescan_s", unit: Units.microsPerSecond, expected: "seconds") { device.reaper.rescanMicros = v }
         if let problem = device.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }
         return device.normalized()
     }

@@ -40,11 +40,11 @@ public enum ReportFiles {
                String(w.freezes), String(w.thaws), FixedPoint.mebibytes(w.frozenWrittenBytes)]
     }
 
-    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader + backingHeader }
+    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader + ["kernel"] + backingHeader }
 
     public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
         [r.policy.displayName, r.device.name, labels.trace, String(r.seed)] + metricValues(r.measured, span: r.simulatedMicros)
-            + backingValues(r.backing)
+            + [r.device.kernel.rawValue] + backingValues(r.backing)
     }
 
     /// Real-memory mode's columns: which backing, what decisions used, and how far real memory diverged.

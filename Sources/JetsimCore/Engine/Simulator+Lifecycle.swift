@@ -358,11 +358,10 @@ extension Simulator {
                 apps[i].bandEntryTime = now
                 entrySequence &+= 1
             }
-            if cls == .idle { idleBandGained() }
         }
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
         if rankedCandidates != nil {
-            let isCandidate = apps[i].state.isResident && Int32(i) != foreground
+            let isCandidate = apps[i].state.isResident && (Int32(i) != foreground || foregroundIsCandidate)
             let key = isCandidate ? policy.rankingKey(rankingInputs(i)) : nil
             rankedCandidates?.update(Int32(i), key: key)
         }

@@ -120,14 +120,16 @@ extension Simulator {
         return bytes
     }
 
-    /// Moves a suspended app's resident dirty memory into the compressor. Fails (and marks the compressor
-    /// exhausted) when the pool has no room for it.
+    /// Moves a suspended app's resident dirty memory into the compressor. Fails when the compressor is out of space:
+    /// it would hold more uncompressed data than `c_segment_pages_compressed_limit`, or more segments than
+    /// `c_segments_limit` (`vm_compressor_out_of_space`, vm_compressor.c:573).
     mutating func compress(_ i: Int) -> Bool {
         let logical = apps[i].dirtyResident
         guard logical > 0 else { return false }
         let physical = compressedSize(logical, ratioMilli: compressRatios[i])
-        guard memory.compressorPool + physical <= device.compressor.poolLimitBytes else {
-            compressorExhausted = true
+        let segment = device.compressor.segmentBytes
+        let segmentsAfter = segment > 0 ? (memory.compressorPool + physical + segment - 1) / segment : 0
+        guard memory.compressedLogical + logical <= limits.compressedLimit && segmentsAfter <= limits.segmentsLimit else {
             return false
         }
         apps[i].dirtyResident = 0
@@ -358,6 +360,7 @@ extension Simulator {
         consider(avail - limits.idle + 1)
         consider(avail - limits.critical + 1)
         if device.freezer.enabled { consider(avail - limits.freezer + 1) }
+        if limits.reaperOn { consider(avail - limits.reaper + 1) }
         return roundUpToPage(dirty - apps[i].growthBase + delta)
     }
 

@@ -1,45 +1,52 @@
-// The kernel's response to low memory, in its order (xnu-jetsam.md §2, §3, §6, §7, §8):
+// The kernel's response to low memory, in its order (xnu-11417; xnu-jetsam.md §2, §3, §6, §7, §8):
 //   –  below the freezer threshold (50 %), the freezer writes idle suspended apps to NAND (when enabled);
 //   0. the VM reclaims clean pages, purges ripe volatile memory (all of it below the critical threshold) and
 //      compresses suspended apps' dirty pages;
-//   1. pressure levels change (with hysteresis) and running apps get memory warnings;
-//   2. kills until healthy: highwater, idle-exit (band 0 only), vm-pageshortage / vm-compressor-space-shortage,
-//      and, after 10 minutes at warning or worse, sustained-memory-pressure.
-// Before each kill the victim's own volatile memory is purged, and the kill skipped if that suffices.
-// The policy only picks victims among the candidates offered here; the foreground app is offered last.
+//   1. pressure levels change (`updatePressureLevel`) and running apps get memory warnings;
+//   2. the memorystatus thread acts until it has nothing to do (`actUntilHealthy`, the order of
+//      `memorystatus_pick_action`): compressor-space and highwater kills, idle-exit, the long-idle reaper's sweep,
+//      then kills of the top process across all bands while the system is unhealthy;
+//   3. after 10 minutes away from normal, sustained-memory-pressure kills in band 0 (`sustainedPressureTick`).
+// Before each kill the victim's own volatile memory is purged, and the kill skipped if that suffices (`killOrPurge`).
+// The policy only picks victims among the candidates a kill reason allows (`KillScope`).
 
-/// Which apps a kill reason may take.
+/// Which apps a kill reason may take (the walk's maximum band and filter, `memorystatus_do_action`,
+/// kern_memorystatus.c:4650–4691).
 enum KillScope {
-    /// Suspended apps in the idle band (band 0).
+    /// Apps in the idle band (band 0): idle-exit and sustained pressure (max priority IDLE).
     case idleBand
-    /// Apps over their (soft) memory limit.
+    /// Apps in the idle band for at least the reaper's minimum age (the reaper's `only_long_idle` walk,
+    /// kern_memorystatus.c:6483–6487, 6678–6721).
+    case longIdle
+    /// Apps over their (soft) memory limit, in any band (`memorystatus_kill_hiwat_proc`, kern_memorystatus.c:6975–7016).
     case overLimit
-    /// Anyone; the foreground app only when nothing else can go.
+    /// Anyone, the foreground app included: one walk over every band up to `JETSAM_PRIORITY_MAX`
+    /// (kern_memorystatus.c:4665–4666, 6452). On a cache-equivalent device the app being opened is offered only when
+    /// nothing else can go (a cache inserts after it evicts).
     case any
 }
 
 extension Simulator {
     mutating func respondToPressure() {
         refreshMeasured()
-        compressorExhausted = false
-        if memory.free >= 0 && available >= limits.quiet {
-            // Most responses: free pages left and available memory above every threshold, so nothing below can purge,
-            // compress, freeze or kill. Only the pressure level may move (and its warnings only add memory); a second
-            // look, as the full response takes, can differ only when the first one changed the level.
+        if memory.free >= 0 && available >= limits.quiet && !reaperSweeping && !compressorLowOnSpace
+            && !(limits.reaperOn && available < limits.reaper && reaperWouldStartSweep()) {
+            // Most responses: free pages left, available memory above every threshold, the compressor healthy and no
+            // reaper sweep due, so nothing below can purge, compress, freeze or kill. Only the pressure level may move
+            // (and its warnings only add memory); a second look, as the full response takes, can differ only when the
+            // first one changed the level.
             let level = pressure
             updatePressureLevel()
             if pressure != level { updatePressureLevel() }
             inOutOfMemory = false
+            scheduleReaperRecheck()
             return
         }
         reclaimCleanPages()
         relieveWithoutKilling()
         updatePressureLevel()
         let residentBefore = residentCount
-        if available < limits.soft && !device.appLimitFatal { killWhile(below: limits.soft, scope: .overLimit, reason: .highwater) }
-        killWhile(below: limits.idle, scope: .idleBand, reason: .idleExit)
-        killWhile(below: limits.critical, scope: .any,
-                  reason: compressorExhausted ? .vmCompressorSpaceShortage : .vmPageShortage)
+        actUntilHealthy()
         // A kill can free compressor space or a freezer slot, or remove the app compression stopped at: the VM
         // goes on at once. Without this a second response to the same state could still find work, and results
         // would depend on when one runs.
@@ -48,6 +55,103 @@ extension Simulator {
         updatePressureLevel()
         if available >= limits.critical { inOutOfMemory = false }
         recheckWhenVolatileMemoryRipens()
+        scheduleReaperRecheck()
+    }
+
+    /// Whether the compressor is "low on space": the uncompressed data it holds, or its segments, above 98 % of
+    /// their limits (`vm_compressor_low_on_space`, vm_compressor.c:565–569; limits at 899, 914). Unhealthy.
+    var compressorLowOnSpace: Bool {
+        limits.compressorOn && (memory.compressedLogical > limits.compressedNearLimit || compressorSegments > limits.segmentsNearLimit)
+    }
+
+    /// Segments the compressor's data occupies: its pool in whole segments.
+    var compressorSegments: Int {
+        let segment = device.compressor.segmentBytes
+        return segment > 0 ? (memory.compressorPool + segment - 1) / segment : 0
+    }
+
+    /// The memorystatus thread's loop: pick an action as `memorystatus_pick_action` does
+    /// (kern_memorystatus_policy.c:149–252), do it, and pick again, until the system is healthy and nothing is due.
+    /// - Below the soft threshold or unhealthy (policy.c:162): a compressor low on space kills the top process
+    ///   (`vm-compressor-space-shortage`, policy.c:198–200), else apps over a soft limit go (`highwater`, policy.c:203–205).
+    /// - Below the idle threshold, healthy, with an app in band 0: `idle-exit` (policy.c:209–216).
+    /// - A reaper sweep under way and healthy: `long-idle-exit` (policy.c:219–224).
+    /// - Healthy: nothing (policy.c:227). Unhealthy (below critical, compressor low on space; policy.c:116–125): the top
+    ///   process of the walk over every band (`vm-pageshortage`, policy.c:251–252).
+    /// When nobody at all can be killed the run records an out-of-memory episode and carries on.
+    private mutating func actUntilHealthy() {
+        while true {
+            let exhausted = compressorLowOnSpace
+            let healthy = available >= limits.critical && !exhausted
+            if available < limits.soft || !healthy {
+                if exhausted {
+                    if attemptKill(scope: .any, reason: .vmCompressorSpaceShortage) { continue }
+                    noteOutOfMemory()
+                    return
+                }
+                if !device.appLimitFatal, attemptKill(scope: .overLimit, reason: .highwater) { continue }
+            }
+            if available < limits.idle && healthy, attemptKill(scope: .idleBand, reason: .idleExit) { continue }
+            if healthy && (reaperSweeping || reaperWouldStartSweep()) {
+                reaperSweeping = true
+                // The sweep ends at the first walk that kills nothing: none reapable left, or a purge sufficed
+                // (kern_memorystatus.c:6594–6603); the next may start a rescan interval later (4121–4146).
+                if attemptKill(scope: .longIdle, reason: .longIdleExit, endsOnPurge: true) { continue }
+                reaperSweeping = false
+                reaperCanRunAfter = now + device.reaper.rescanMicros
+                continue
+            }
+            if healthy { return }
+            if attemptKill(scope: .any, reason: .vmPageShortage) { continue }
+            noteOutOfMemory()
+            return
+        }
+    }
+
+    /// Asks the policy for a victim of `scope` and kills or purges it; false when there was none (or, with
+    /// `endsOnPurge`, when a purge spared it).
+    private mutating func attemptKill(scope: KillScope, reason: KillReason, endsOnPurge: Bool = false) -> Bool {
+        guard let victim = chooseVictim(scope: scope, reason: reason) else { return false }
+        return killOrPurge(victim, reason: reason) || !endsOnPurge
+    }
+
+    private mutating func noteOutOfMemory() {
+        if !inOutOfMemory {
+            inOutOfMemory = true
+            metrics.oomEvents += 1
+        }
+    }
+
+    // MARK: The long-idle reaper
+
+    /// Whether a reaper sweep starts now (`memstat_evaluate_page_shortage`, kern_memorystatus.c:4214–4246): the reaper
+    /// on, no sweep under way, the rescan interval since the last one over, available memory below the reaper
+    /// threshold, and an app reapable. (The kernel looks the oldest band-0 app up at most once per rescan interval, at
+    /// the start of its kill walks, kern_memorystatus.c:6622–6674; the model looks it up exactly, since when the
+    /// kernel's walks run is not modelled and results must not depend on when a response runs.)
+    private func reaperWouldStartSweep() -> Bool {
+        guard limits.reaperOn, !reaperSweeping, now > reaperCanRunAfter, available < limits.reaper else { return false }
+        return now >= earliestReapable()
+    }
+
+    /// When the first app in band 0 reaches the reaper's minimum age (`Int.max`: none is in band 0).
+    private func earliestReapable() -> Int {
+        var oldest = Int.max
+        for app in resident.members where apps[Int(app)].priorityClass == .idle {
+            oldest = min(oldest, apps[Int(app)].bandEntryTime)
+        }
+        let (due, overflow) = oldest.addingReportingOverflow(device.reaper.minIdleAgeMicros)
+        return oldest == Int.max || overflow ? Int.max : due
+    }
+
+    /// Time alone starts a sweep (an app ages, the rescan interval ends): below the reaper threshold, a recheck is
+    /// kept pending for the earliest time one could start. (An app entering band 0 there gets a response of its own:
+    /// see the aging end in `Simulator.fire`.)
+    private mutating func scheduleReaperRecheck() {
+        guard limits.reaperOn, !reaperSweeping, available < limits.reaper else { return }
+        var next = earliestReapable()
+        if next <= reaperCanRunAfter { next = reaperCanRunAfter &+ 1 }
+        if next > now && next < Int.max { scheduleRecheck(at: next) }
     }
 
     /// The freezer, then purges of volatile memory, then compression, each only as far as memory is short.
@@ -128,29 +232,45 @@ extension Simulator {
 
     // MARK: Pressure levels
 
-    /// xnu-jetsam.md §6: warning when the non-compressed share of memory falls below 50 % (normal again above
-    /// 60 %), critical below 30 % (warning again above 35 %). Available memory below the soft threshold also
-    /// means warning, below the critical threshold critical; leaving them needs 20 % / 40 % headroom (as XNU's
-    /// 12/10 and 14/10 factors).
+    /// The pressure level as `vm_pressure_response` moves it (osfmk/vm/vm_pageout.c:4671–4740): from normal, critical
+    /// is tested first, then warning; from warning, normal first, then critical; from critical, normal, then warning.
+    /// - Compressor on (vm_pageout.c:10000–10064): the non-compressed pages (`AVAILABLE_NON_COMPRESSED_MEMORY`:
+    ///   active, inactive, free, speculative; vm_page.h:1270) against `AVAILABLE_MEMORY`, those plus the pages the
+    ///   compressor *occupies* (`VM_PAGE_COMPRESSOR_COUNT`, vm_page.h:165, 1271). Warning below 10/20 = 50 %
+    ///   (`VM_PAGE_COMPRESSOR_COMPACT_THRESHOLD`, divisor 20 on iOS: vm_compressor.c:1059), normal again above
+    ///   12/10 of it = 60 %; critical below 12/10 × 10/40 = 30 % (`..._SWAP_UNTHROTTLE_THRESHOLD`, divisor 40:
+    ///   vm_compressor.c:1061) or when the compressor is low on space, warning again above 14/10 × 10/40 = 35 %.
+    ///   Available memory and the kill thresholds play no part.
+    /// - Compressor off: warning below the soft threshold while no app is frozen and fewer than
+    ///   `MEMORYSTATUS_SUSPENDED_THRESHOLD` (4) are suspended (vm_pageout.c:148, 10001–10018), critical below the
+    ///   critical threshold, each left again above 115 % of its threshold (vm_pageout.c:10041–10060).
+    /// The four percentages are the device's `pressure_*_pct` keys; pages are the device's.
     mutating func updatePressureLevel() {
         guard !device.cacheEquivalent else { return }   // a cache has no pressure levels
         let t = limits.pressure
-        let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
-        let total = nonCompressed + memory.compressedLogical
+        let page = max(1, device.pageSize)
+        let nonCompressed = (memory.physical - memory.reserve - memory.compressorPool) / page
+        let total = nonCompressed + memory.compressorPool / page
         let avail = available
+        let compressorOn = limits.compressorOn
         // Each test only where the current level needs it (this runs two or three times per event).
-        func enterCritical() -> Bool { nonCompressed * 100 < t.criticalEnter * total || avail < limits.critical }
-        func enterWarning() -> Bool { nonCompressed * 100 < t.warningEnter * total || avail < limits.soft }
-        func leaveWarning() -> Bool { nonCompressed * 100 > t.warningExit * total && avail >= limits.leaveWarning }
-        func leaveCritical() -> Bool { nonCompressed * 100 > t.criticalExit * total && avail >= limits.leaveCritical }
+        func toCritical() -> Bool {
+            compressorOn ? compressorLowOnSpace || nonCompressed * 100 < t.criticalEnter * total : avail < limits.critical
+        }
+        func toWarning() -> Bool {
+            compressorOn ? nonCompressed * 100 < t.warningEnter * total
+                : avail < limits.soft && frozenCount == 0 && suspendedCount < 4
+        }
+        func toNormal() -> Bool { compressorOn ? nonCompressed * 100 > t.warningExit * total : avail > limits.leaveWarning }
+        func criticalToWarning() -> Bool { compressorOn ? nonCompressed * 100 > t.criticalExit * total : avail > limits.leaveCritical }
         var level = pressure
         switch pressure {
         case .normal:
-            if enterCritical() { level = .critical } else if enterWarning() { level = .warning }
+            if toCritical() { level = .critical } else if toWarning() { level = .warning }
         case .warning:
-            if enterCritical() { level = .critical } else if leaveWarning() { level = .normal }
+            if toNormal() { level = .normal } else if toCritical() { level = .critical }
         case .critical:
-            if leaveWarning() { level = .normal } else if leaveCritical() { level = .warning }
+            if toNormal() { level = .normal } else if criticalToWarning() { level = .warning }
         }
         guard level != pressure else { return }
         let old = pressure
@@ -162,7 +282,7 @@ extension Simulator {
         }
         if level == .normal {
             pressureEpoch &+= 1
-            sustainedWaiting = false
+            sustainedKillsLeft = 0
             timers.cancel(.sustainedPressure)
         }
         if level > old { broadcastMemoryWarning() }
@@ -184,96 +304,94 @@ extension Simulator {
         for i in order { sendMemoryWarning(Int(i)) }
     }
 
-    /// One `sustained-memory-pressure` kill in band 0, then the next 500 ms later. With band 0 empty the chain
-    /// pauses (no timer) until an app enters it: long quiet stretches under pressure cost nothing.
+    /// The sustained-pressure chain (xnu-11417 `bsd/kern/kern_memorystatus_notify.c`):
+    /// - armed only when the level leaves normal, `window_s` = 600 s later (notify.c:426, 1487-1495); cancelled when
+    ///   it returns to normal (notify.c:1478-1486), so a chain never restarts while pressure stays up;
+    /// - when it fires, it may kill `2 ×` the processes in bands up to `memorystatus_sustained_pressure_maximum_band`
+    ///   (IDLE, notify.c:1288), counted once at its start (notify.c:1309), one kill every `delay_ms` = 500 ms
+    ///   (notify.c:427, 1313), while the level is not normal;
+    /// - it ends for good at the first attempt that kills nothing (notify.c:1318-1321): band 0 empty, or the victim's
+    ///   purge lifted available memory above the soft threshold (`memorystatus_kill_proc`, kern_memorystatus.c:6302-6313).
+    /// The victim is the first of band 0 in kill order (max priority clamped to IDLE, kern_memorystatus.c:6419-6423).
     mutating func sustainedPressureTick(token: UInt32) -> Bool {
         guard token == pressureEpoch, pressure >= .warning else { return false }
-        guard let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure) else {
-            sustainedWaiting = true
-            return false
+        if sustainedKillsLeft == 0 {   // the chain starts
+            var idle = 0
+            for app in resident.members where apps[Int(app)].priorityClass == .idle { idle += 1 }
+            sustainedKillsLeft = 2 * idle
         }
-        killOrPurge(victim, reason: .sustainedMemoryPressure)
-        lastSustainedKill = now
-        timers.schedule(.sustainedPressure, at: now + device.timers.sustainedKillSpacingMicros, token: token)
+        guard sustainedKillsLeft > 0, let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure),
+              killOrPurge(victim, reason: .sustainedMemoryPressure) else {
+            sustainedKillsLeft = -1   // "nothing left to kill": ended until pressure is normal again
+            return true
+        }
+        sustainedKillsLeft -= 1
+        if sustainedKillsLeft > 0 {
+            timers.schedule(.sustainedPressure, at: now + device.timers.sustainedKillSpacingMicros, token: token)
+        } else {
+            sustainedKillsLeft = -1
+        }
         return true
-    }
-
-    /// An app entered the idle band: resume a paused sustained-pressure chain.
-    mutating func idleBandGained() {
-        guard sustainedWaiting, pressure >= .warning else { return }
-        sustainedWaiting = false
-        let spacing = device.timers.sustainedKillSpacingMicros
-        let next = lastSustainedKill > Int.min / 2 ? max(now, lastSustainedKill + spacing) : now
-        timers.schedule(.sustainedPressure, at: next, token: pressureEpoch)
     }
 
     // MARK: Kills
 
-    /// Kills (or purges) victims of `scope` while available memory is below `threshold`. When nobody at all can
-    /// be killed the run records an out-of-memory episode and carries on. (Only the first test is inlined: most calls
-    /// find enough memory.)
-    @inline(__always)
-    private mutating func killWhile(below threshold: Int, scope: KillScope, reason: KillReason) {
-        if available < threshold { killUntil(threshold, scope: scope, reason: reason) }
-    }
-
-    @inline(never)
-    private mutating func killUntil(_ threshold: Int, scope: KillScope, reason: KillReason) {
-        while available < threshold {
-            guard let victim = chooseVictim(scope: scope, reason: reason) else {
-                if scope == .any && !inOutOfMemory {
-                    inOutOfMemory = true
-                    metrics.oomEvents += 1
-                }
-                return
-            }
-            killOrPurge(victim, reason: reason)
-        }
-    }
-
-    /// The kernel purges the victim's volatile memory first and skips the kill if that lifts available memory
-    /// back above the soft threshold.
-    private mutating func killOrPurge(_ i: Int, reason: KillReason) {
+    /// The kernel purges the victim's volatile memory first and spares it if that reclaimed anything and, for a
+    /// highwater kill, its footprint is now within its limit, for any other reason, available memory is now at or
+    /// above the soft threshold (`memorystatus_kill_proc`, kern_memorystatus.c:6270–6311). Returns whether it killed.
+    @discardableResult
+    private mutating func killOrPurge(_ i: Int, reason: KillReason) -> Bool {
         let purged = purgeVolatile(of: i)
         refreshMeasured()
-        if purged > 0 && available >= limits.soft {
+        let spared = reason == .highwater ? decisionFootprint(i) <= memoryLimit(i) : available >= limits.soft
+        if purged > 0 && spared {
             metrics.killsAvoidedByPurge += 1
-            return
+            return false
         }
         kill(i, reason: reason)
         refreshMeasured()
+        return true
     }
 
-    /// Asks the policy for a victim among the apps `scope` allows; the foreground app is offered alone,
-    /// and only when no other app can be killed.
+    /// Asks the policy for a victim among the apps `scope` allows.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
         guard rankedCandidates != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
         let apps = self.apps.view
-        let found = rankedCandidates?.first { scope != .idleBand || apps[Int($0)].priorityClass == .idle }
+        let minAge = device.reaper.minIdleAgeMicros, now = self.now
+        let found = rankedCandidates?.first {
+            switch scope {
+            case .idleBand: apps[Int($0)].priorityClass == .idle
+            case .longIdle: apps[Int($0)].priorityClass == .idle && now - apps[Int($0)].bandEntryTime >= minAge
+            case .overLimit, .any: true
+            }
+        }
         let victim = found.map { Int($0) } ?? foregroundAsLastResort(scope: scope, reason: reason)
         assert(victim == scanForVictim(scope: scope, reason: reason), "the ranked candidates disagree with a full scan")
         return victim
     }
 
-    /// The foreground app, when the scope allows it and nothing else could be chosen.
+    /// Whether the foreground app is an ordinary kill candidate: everywhere but on a cache-equivalent device.
+    var foregroundIsCandidate: Bool { !device.cacheEquivalent }
+
+    /// On a cache-equivalent device, the app being opened, when nothing else can go.
     private mutating func foregroundAsLastResort(scope: KillScope, reason: KillReason) -> Int? {
-        guard scope != .idleBand, foreground >= 0 else { return nil }
-        let f = Int(foreground)
-        guard apps[f].state.isResident, scope == .any || decisionFootprint(f) > memoryLimit(f) else { return nil }
+        guard !foregroundIsCandidate, scope == .any, foreground >= 0, apps[Int(foreground)].state.isResident else { return nil }
         let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.events - 1))
         candidates.removeAll(keepingCapacity: true)
-        candidates.append(candidate(f))
+        candidates.append(candidate(Int(foreground)))
         guard let k = policy.selectVictim(among: candidates, context: context), k == 0 else { return nil }
-        return f
+        return Int(foreground)
     }
 
     /// Every resident app the scope allows, ranked by the policy.
     private mutating func scanForVictim(scope: KillScope, reason: KillReason) -> Int? {
         candidates.removeAll(keepingCapacity: true)
-        for app in resident.members where app != foreground {
+        let minAge = device.reaper.minIdleAgeMicros
+        for app in resident.members where app != foreground || foregroundIsCandidate {
             let i = Int(app)
             switch scope {
             case .idleBand: guard apps[i].priorityClass == .idle else { continue }
+            case .longIdle: guard apps[i].priorityClass == .idle && now - apps[i].bandEntryTime >= minAge else { continue }
             case .overLimit: guard decisionFootprint(i) > memoryLimit(i) else { continue }
             case .any: break
             }

@@ -65,7 +65,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var compressionKey: UncheckedArray<Int>
     var residentCount = 0
     var suspendedCount = 0
-    var compressorExhausted = false
+    /// The long-idle reaper (`reaperWouldStartSweep`): a sweep is under way; the next may start after `reaperCanRunAfter`.
+    var reaperSweeping = false
+    var reaperCanRunAfter = Int.min
     var frozenCount = 0
     /// NAND bytes the freezer wrote in the current simulated day, and which day that is.
     var freezerDayWritten = 0
@@ -79,9 +81,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var warmupSnapshot: MetricsSnapshot?
     var intervalSnapshots: [MetricsSnapshot] = []
     var peakCompressorSinceSnapshot = 0
-    /// Sustained pressure found no idle app to kill; the next app to enter the idle band resumes the kills.
-    var sustainedWaiting = false
-    var lastSustainedKill = Int.min
+    /// Kills the running sustained-pressure chain may still make (2 × the idle band's count at its start); 0 before a
+    /// chain starts, -1 once it has ended (until pressure is normal again). See `sustainedPressureTick`.
+    var sustainedKillsLeft = 0
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
     /// Kill candidates (resident apps but the foreground one) in the order of the policy's ranking key, when it has
@@ -391,9 +393,11 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             case .agingEnd:
                 // The app only moves to the idle band. Since the last response, only growth changed memory, and growth
                 // crosses no threshold without a check of its own; so the response can act only if it may now kill or
-                // freeze an idle app (half of all timers are aging ends: most skip it).
+                // freeze an idle app, or must time the reaper's sweep for it (half of all timers are aging ends: most
+                // skip it).
                 return refreshPriorityClass(i)
-                    && (available < limits.idle || (device.freezer.enabled && available < limits.freezer))
+                    && (available < limits.idle || (device.freezer.enabled && available < limits.freezer)
+                        || (limits.reaperOn && available < limits.reaper))
             case .interruptEnd: return endInterruption(i, token: timer.token)
             case .taskWorkEnd: return backgroundTaskWorkEnded(i)
             case .taskExpiry: return backgroundTaskBudgetExpired(i, token: timer.token)
@@ -531,9 +535,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
 /// A device's kill, freezer and compressor settings (and its page size) as the engine reads them per event.
 struct ThresholdBytes {
-    let soft: Int, idle: Int, critical: Int, freezer: Int
-    /// Available memory needed to leave the warning (critical) level: 20 % (40 %) above the soft (critical) threshold.
+    let soft: Int, idle: Int, critical: Int, freezer: Int, reaper: Int
+    let reaperOn: Bool
+    /// With the compressor off, available memory above which the warning (critical) level is left: 115 % of the soft
+    /// (critical) threshold (vm_pageout.c:10046, 10058).
     let leaveWarning: Int, leaveCritical: Int
+    /// The compressor's limits (`Device.Compressor`) and their "low on space" marks, 98 % of each.
+    let compressedLimit: Int, segmentsLimit: Int, compressedNearLimit: Int, segmentsNearLimit: Int
     /// The pressure levels' thresholds on the non-compressed share of memory.
     let pressure: Device.PressureThresholds
     /// The footprints at which an app is warned that it nears its active and its inactive limit.
@@ -548,8 +556,14 @@ struct ThresholdBytes {
         idle = device.idleBytes
         critical = device.criticalBytes
         freezer = device.freezerBytes
-        leaveWarning = soft / 10 * 12
-        leaveCritical = critical / 10 * 14
+        reaperOn = device.reaper.enabled && !device.cacheEquivalent
+        reaper = device.reaperBytes
+        leaveWarning = soft / 100 * 115
+        leaveCritical = critical / 100 * 115
+        compressedLimit = device.compressedLimitBytes
+        segmentsLimit = device.compressorSegmentsLimit
+        compressedNearLimit = compressedLimit / 100 * 98
+        segmentsNearLimit = segmentsLimit * 98 / 100
         pressure = device.pressureThresholds
         activeWarning = device.warningLevel(forLimit: device.appLimitActiveBytes)
         inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)

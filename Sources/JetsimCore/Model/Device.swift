@@ -22,6 +22,9 @@ public struct Device: Sendable, Equatable {
     public var appLimitExplicit: Bool
     public var compressor: Compressor
     public var freezer: Freezer
+    /// The kernel whose rules apply (README: Kernel versions); it decides the reaper's default.
+    public var kernel: Kernel
+    public var reaper: Reaper
     /// Background-task time the OS grants after an app leaves the foreground (OS era: 600 / 180 / 30 s).
     public var backgroundTaskBudgetMicros: Int
     /// Kernel and system timers (xnu-jetsam.md §9, ios-app-lifecycle.md).
@@ -57,16 +60,57 @@ public struct Device: Sendable, Equatable {
         public init() {}
     }
 
+    /// The memory compressor as `osfmk/vm/vm_compressor.c` (xnu-11417) sizes it on iOS.
+    ///
+    /// - `compressor_pool_size = max_mem` (vm_compressor.c:851): room for about RAM's worth of compressed
+    ///   segments, each `C_SEG_BUFSIZE_DEFAULT` = 256 KiB of data in an allocation one page larger
+    ///   (vm_compressor.c:90, 882): `c_segments_limit = pool / (256 KiB + page)` (vm_compressor.c:888).
+    /// - `c_segment_pages_compressed_limit = c_segments_limit × (256 KiB / page) × multiplier`, the multiplier 2 at
+    ///   ≤ 2 GiB of RAM and 1 above (vm_compressor.c:857–861, 902), and never below RAM's page count
+    ///   (vm_compressor.c:904–911): the most uncompressed data the compressor may hold.
+    /// - "Low on space" is either count above 98 % of its limit (vm_compressor.c:565–569, 899, 914); it makes the
+    ///   system unhealthy (kern_memorystatus_policy.c:86–87, 116–125) and so kills by itself.
     public struct Compressor: Sendable, Equatable {
         public var enabled: Bool
         /// Default compression ratio in thousandths (2000 = 2 : 1); apps may override.
         public var ratioMilli: Int
-        /// Most physical memory the compressor pool may occupy.
+        /// The compressor pool's size (`compressor_pool_size`): physical bytes of segments it may occupy.
         public var poolLimitBytes: Int
+        /// Bytes of compressed data a segment holds (`C_SEG_BUFSIZE_DEFAULT`, 256 KiB on iOS).
+        public var segmentBytes = 256 * Units.kibibyte
         public init(enabled: Bool, ratioMilli: Int, poolLimitBytes: Int) {
             self.enabled = enabled
             self.ratioMilli = ratioMilli
             self.poolLimitBytes = poolLimitBytes
+        }
+    }
+
+    /// Kernel versions with different rules. Every difference is listed in README ("Kernel versions").
+    public enum Kernel: String, Sendable, CaseIterable {
+        /// iOS 18.4's kernel (xnu-11417.101.15), the one the rules cite: the long-idle reaper is on.
+        case xnu11417 = "xnu-11417"
+        /// iOS 17's kernel (xnu-10063): no long-idle reaper (absent in xnu-10063 and xnu-11215).
+        case xnu10063 = "xnu-10063"
+    }
+
+    /// The long-idle reaper of xnu-11417 (`bsd/kern/kern_memorystatus.c`): below `thresholdPercent` of RAM available,
+    /// a sweep kills every app that has sat in band 0 for at least `minIdleAgeMicros` and is not likely to be
+    /// relaunched, one at a time, until none is left; the next sweep may start `rescanMicros` after it ends.
+    public struct Reaper: Sendable, Equatable {
+        /// On by default on iOS (kern_memorystatus.c:308–312) from xnu-11417 on.
+        public var enabled = true
+        /// 4 × the critical threshold, 18/4 × between 3 and 6 GiB: 20 / 18 / 16 % (kern_memorystatus.c:292–295, 2088–2097).
+        public var thresholdPercent = 20
+        /// `MEMORYSTATUS_REAPER_MIN_AGE_SECS_DEFAULT` 300 s (kern_memorystatus.c:313), measured from the band entry
+        /// (`p_memstat_prio_start`, kern_memorystatus.c:2829, 6697–6699).
+        public var minIdleAgeMicros = 300 * Units.microsPerSecond
+        /// `MEMORYSTATUS_REAPER_RESCAN_SECS_DEFAULT` 300 s (kern_memorystatus.c:315, 4121–4146).
+        public var rescanMicros = 300 * Units.microsPerSecond
+        public init() {}
+        /// The threshold for a RAM class.
+        public static func thresholdPercent(forPhysicalMemory bytes: Int) -> Int {
+            let gib = 1 << 30
+            return bytes <= 3 * gib ? 20 : bytes <= 6 * gib ? 18 : 16
         }
     }
 
@@ -118,8 +162,8 @@ public struct Device: Sendable, Equatable {
     }
 
     /// A device with the documented defaults for everything but RAM and app limit:
-    /// reserve 20 % of RAM, XNU thresholds for its RAM class, fatal limits, compressor on at 2 : 1 with a pool
-    /// of at most 25 % of RAM, a 30 s background-task budget (iOS 13+).
+    /// reserve 20 % of RAM, XNU thresholds for its RAM class, fatal limits, compressor on at 2 : 1 with the
+    /// kernel's pool of RAM's size, the reaper on (xnu-11417), a 30 s background-task budget (iOS 13+).
     public init(name: String, physicalBytes: Int, appLimitBytes: Int, source: String = "") {
         self.name = name
         self.physicalBytes = physicalBytes
@@ -131,8 +175,11 @@ public struct Device: Sendable, Equatable {
         appLimitInactiveBytes = appLimitBytes
         appLimitFatal = true
         appLimitExplicit = false
-        compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: physicalBytes / 4)
+        compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: physicalBytes)
         freezer = .init()
+        kernel = .xnu11417
+        reaper = .init()
+        reaper.thresholdPercent = Reaper.thresholdPercent(forPhysicalMemory: physicalBytes)
         backgroundTaskBudgetMicros = OSEra.ios13.backgroundTaskBudgetMicros
         timers = .init()
         self.source = source
@@ -147,6 +194,7 @@ public struct Device: Sendable, Equatable {
         d.killThresholds = .init(criticalPercent: 0, idlePercent: 0, softPercent: 0)
         d.compressor = .init(enabled: false, ratioMilli: 1000, poolLimitBytes: 0)
         d.freezer.enabled = false
+        d.reaper.enabled = false
         d.timers.agingMicros = 0
         d.cacheEquivalent = true
         return d
@@ -157,10 +205,33 @@ public struct Device: Sendable, Equatable {
     public var idleBytes: Int { physicalBytes / 100 * killThresholds.idlePercent }
     public var softBytes: Int { physicalBytes / 100 * killThresholds.softPercent }
     public var freezerBytes: Int { physicalBytes / 100 * freezer.thresholdPercent }
+    public var reaperBytes: Int { physicalBytes / 100 * reaper.thresholdPercent }
+
+    /// `c_segments_limit` (see `Compressor`).
+    public var compressorSegmentsLimit: Int {
+        compressor.poolLimitBytes / max(1, compressor.segmentBytes + pageSize)
+    }
+
+    /// The most uncompressed bytes the compressor may hold (`c_segment_pages_compressed_limit` × page size).
+    public var compressedLimitBytes: Int {
+        let multiplier = physicalBytes <= 2 << 30 ? 2 : 1
+        let pagesPerSegment = compressor.segmentBytes / max(1, pageSize)
+        let pages = compressorSegmentsLimit.multipliedReportingOverflow(by: pagesPerSegment * multiplier)
+        let limit = pages.overflow ? Int.max / max(1, pageSize) : pages.partialValue
+        let atLeast = physicalBytes / max(1, pageSize)
+        let total = max(limit, atLeast).multipliedReportingOverflow(by: pageSize)
+        return total.overflow ? Int.max : total.partialValue
+    }
 
     /// The per-app warning level: 80 % of an explicit limit, 100 MB below the default one (xnu-jetsam.md §5).
     public func warningLevel(forLimit limit: Int) -> Int {
         appLimitExplicit ? limit / 5 * 4 : max(0, limit - 100 * Units.mebibyte)
+    }
+
+    /// Runs under `kernel`'s rules: the reaper exists from xnu-11417 on (and is on there by default).
+    public mutating func setKernel(_ kernel: Kernel) {
+        self.kernel = kernel
+        reaper.enabled = kernel == .xnu11417 && !cacheEquivalent
     }
 
     /// Every byte quantity rounded to whole pages.
@@ -196,6 +267,10 @@ public struct Device: Sendable, Equatable {
             problems.append("freezer settings must be non-negative (threshold a percentage)")
         }
         if backgroundTaskBudgetMicros < 0 { problems.append("the background-task budget must not be negative") }
+        if reaper.thresholdPercent < 0 || reaper.thresholdPercent > 100 || reaper.minIdleAgeMicros < 0 || reaper.rescanMicros < 0 {
+            problems.append("reaper settings must be non-negative (threshold a percentage)")
+        }
+        if reaper.enabled && kernel == .xnu10063 { problems.append("xnu-10063 has no long-idle reaper: set reaper: false or kernel: xnu-11417") }
         return problems
     }
 }

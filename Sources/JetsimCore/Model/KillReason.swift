@@ -8,6 +8,8 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     case vmPageShortage
     case vmCompressorSpaceShortage
     case sustainedMemoryPressure
+    /// The long-idle reaper (xnu-11417 on): apps idle in band 0 for long, swept below the reaper threshold.
+    case longIdleExit
     case launchWatchdog
     case backgroundTaskExpired
 
@@ -20,6 +22,7 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .vmPageShortage: "vm-pageshortage"
         case .vmCompressorSpaceShortage: "vm-compressor-space-shortage"
         case .sustainedMemoryPressure: "sustained-memory-pressure"
+        case .longIdleExit: "long-idle-exit"
         case .launchWatchdog: "launch-watchdog"
         case .backgroundTaskExpired: "background-task-expired"
         }
