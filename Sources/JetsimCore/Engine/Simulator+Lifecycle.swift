@@ -358,6 +358,10 @@ extension Simulator {
                 apps[i].bandEntryTime = now
                 entrySequence &+= 1
             }
+            if cls == .idle && limits.reaperOn {   // the reaper may take it from `reaperMinAge` on
+                let (due, overflow) = apps[i].bandEntryTime.addingReportingOverflow(limits.reaperMinAge)
+                if !overflow && due < reaperEarliestBound { reaperEarliestBound = due }
+            }
         }
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
         if rankedCandidates != nil {

@@ -60,14 +60,9 @@ extension Simulator {
 
     /// Whether the compressor is "low on space": the uncompressed data it holds, or its segments, above 98 % of
     /// their limits (`vm_compressor_low_on_space`, vm_compressor.c:565–569; limits at 899, 914). Unhealthy.
+    /// (The pool, in whole segments, is above the segments' mark exactly when its bytes are above the mark's bytes.)
     var compressorLowOnSpace: Bool {
-        limits.compressorOn && (memory.compressedLogical > limits.compressedNearLimit || compressorSegments > limits.segmentsNearLimit)
-    }
-
-    /// Segments the compressor's data occupies: its pool in whole segments.
-    var compressorSegments: Int {
-        let segment = device.compressor.segmentBytes
-        return segment > 0 ? (memory.compressorPool + segment - 1) / segment : 0
+        limits.compressorOn && (memory.compressedLogical > limits.compressedNearLimit || memory.compressorPool > limits.poolNearLimit)
     }
 
     /// The memorystatus thread's loop: pick an action as `memorystatus_pick_action` does
@@ -129,19 +124,22 @@ extension Simulator {
     /// threshold, and an app reapable. (The kernel looks the oldest band-0 app up at most once per rescan interval, at
     /// the start of its kill walks, kern_memorystatus.c:6622–6674; the model looks it up exactly, since when the
     /// kernel's walks run is not modelled and results must not depend on when a response runs.)
-    private func reaperWouldStartSweep() -> Bool {
-        guard limits.reaperOn, !reaperSweeping, now > reaperCanRunAfter, available < limits.reaper else { return false }
+    private mutating func reaperWouldStartSweep() -> Bool {
+        guard limits.reaperOn, !reaperSweeping, now > reaperCanRunAfter, available < limits.reaper,
+              now >= reaperEarliestBound else { return false }
         return now >= earliestReapable()
     }
 
-    /// When the first app in band 0 reaches the reaper's minimum age (`Int.max`: none is in band 0).
-    private func earliestReapable() -> Int {
+    /// When the first app in band 0 reaches the reaper's minimum age (`Int.max`: none is in band 0); also tightens
+    /// `reaperEarliestBound` to it.
+    private mutating func earliestReapable() -> Int {
         var oldest = Int.max
         for app in resident.members where apps[Int(app)].priorityClass == .idle {
             oldest = min(oldest, apps[Int(app)].bandEntryTime)
         }
         let (due, overflow) = oldest.addingReportingOverflow(device.reaper.minIdleAgeMicros)
-        return oldest == Int.max || overflow ? Int.max : due
+        reaperEarliestBound = oldest == Int.max || overflow ? Int.max : due
+        return reaperEarliestBound
     }
 
     /// Time alone starts a sweep (an app ages, the rescan interval ends): below the reaper threshold, a recheck is
@@ -149,7 +147,7 @@ extension Simulator {
     /// see the aging end in `Simulator.fire`.)
     private mutating func scheduleReaperRecheck() {
         guard limits.reaperOn, !reaperSweeping, available < limits.reaper else { return }
-        var next = earliestReapable()
+        var next = reaperEarliestBound   // early at worst: the recheck then looks again
         if next <= reaperCanRunAfter { next = reaperCanRunAfter &+ 1 }
         if next > now && next < Int.max { scheduleRecheck(at: next) }
     }
@@ -244,13 +242,13 @@ extension Simulator {
     /// - Compressor off: warning below the soft threshold while no app is frozen and fewer than
     ///   `MEMORYSTATUS_SUSPENDED_THRESHOLD` (4) are suspended (vm_pageout.c:148, 10001–10018), critical below the
     ///   critical threshold, each left again above 115 % of its threshold (vm_pageout.c:10041–10060).
-    /// The four percentages are the device's `pressure_*_pct` keys; pages are the device's.
+    /// The four percentages are the device's `pressure_*_pct` keys. The shares are compared in exact arithmetic on
+    /// bytes, all whole pages (the kernel truncates its thresholds to whole pages first: at most a page apart).
     mutating func updatePressureLevel() {
         guard !device.cacheEquivalent else { return }   // a cache has no pressure levels
         let t = limits.pressure
-        let page = max(1, device.pageSize)
-        let nonCompressed = (memory.physical - memory.reserve - memory.compressorPool) / page
-        let total = nonCompressed + memory.compressorPool / page
+        let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
+        let total = nonCompressed + memory.compressorPool
         let avail = available
         let compressorOn = limits.compressorOn
         // Each test only where the current level needs it (this runs two or three times per event).

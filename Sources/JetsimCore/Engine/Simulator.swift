@@ -68,6 +68,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// The long-idle reaper (`reaperWouldStartSweep`): a sweep is under way; the next may start after `reaperCanRunAfter`.
     var reaperSweeping = false
     var reaperCanRunAfter = Int.min
+    /// No app in band 0 is reapable before this time (a lower bound, so most checks need no scan of band 0): lowered
+    /// as apps enter band 0, made exact by each scan.
+    var reaperEarliestBound = Int.max
     var frozenCount = 0
     /// NAND bytes the freezer wrote in the current simulated day, and which day that is.
     var freezerDayWritten = 0
@@ -542,6 +545,10 @@ struct ThresholdBytes {
     let leaveWarning: Int, leaveCritical: Int
     /// The compressor's limits (`Device.Compressor`) and their "low on space" marks, 98 % of each.
     let compressedLimit: Int, segmentsLimit: Int, compressedNearLimit: Int, segmentsNearLimit: Int
+    /// The pool's bytes above which its segments are above `segmentsNearLimit`.
+    let poolNearLimit: Int
+    /// The reaper's minimum age in band 0.
+    let reaperMinAge: Int
     /// The pressure levels' thresholds on the non-compressed share of memory.
     let pressure: Device.PressureThresholds
     /// The footprints at which an app is warned that it nears its active and its inactive limit.
@@ -564,6 +571,9 @@ struct ThresholdBytes {
         segmentsLimit = device.compressorSegmentsLimit
         compressedNearLimit = compressedLimit / 100 * 98
         segmentsNearLimit = segmentsLimit * 98 / 100
+        let pool = segmentsNearLimit.multipliedReportingOverflow(by: device.compressor.segmentBytes)
+        poolNearLimit = pool.overflow ? Int.max : pool.partialValue
+        reaperMinAge = device.reaper.minIdleAgeMicros
         pressure = device.pressureThresholds
         activeWarning = device.warningLevel(forLimit: device.appLimitActiveBytes)
         inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)
