@@ -144,3 +144,40 @@ import Testing
         #expect(h.sim.pressureLevel == .warning)
     }
 }
+
+/// Rule 10 of issue 18: a page fault waits while the VM makes room, so kills come before the grant.
+@Suite struct PageFaultTests {
+    /// An 800 MB cold launch with 700 MB free: the idle app is killed *before* the launch's pages are granted, with
+    /// no free pages left but none owed either (the engine used to grant first and report −100 MB available), and
+    /// the app being launched is no candidate.
+    @Test func aColdLaunchIsGrantedOnlyAfterTheKillsItNeeds() throws {
+        var d = testDevice(limitMB: 2000)
+        d.reaper.enabled = false
+        var h = try Harness(device: d, apps: [bareApp("idle", dirtyMB: 300), bareApp("big", dirtyMB: 800)], policy: XNUPolicy())
+        h.open("idle", at: 0)
+        h.home(at: 1)
+        h.open("big", at: 10)
+        #expect(h.state("idle") == .notRunning && h.state("big") == .active)
+        let r = h.finish()
+        #expect(r.kills.count == 1)
+        #expect(r.kills.allSatisfy { $0.availableBefore >= 0 && $0.app == h.id("idle") })
+        #expect(r.kills.first?.reason == .vmPageShortage)   // no free pages: below critical
+    }
+
+    /// An `alloc` beyond the free pages likewise: the suspended app goes first, and available memory is never
+    /// negative in a kill record.
+    @Test func anAllocationBeyondTheFreePagesWaitsForKills() throws {
+        var d = testDevice(limitMB: 2000)
+        d.reaper.enabled = false
+        var h = try Harness(device: d, apps: [bareApp("a", dirtyMB: 200), bareApp("b", dirtyMB: 200), bareApp("fg", dirtyMB: 400)],
+                            policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("b", at: 1)
+        h.open("fg", at: 2)              // 800 used, 200 free
+        h.alloc("fg", mb: 350, at: 10)   // 150 MB more than is free
+        let r = h.finish()
+        #expect(!r.kills.isEmpty)
+        #expect(r.kills.allSatisfy { $0.availableBefore >= 0 && $0.app != h.id("fg") })
+        #expect(h.state("fg") == .active)
+    }
+}

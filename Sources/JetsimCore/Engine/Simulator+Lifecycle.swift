@@ -61,6 +61,7 @@ extension Simulator {
 
     /// Not running → Inactive → Active, unless the launch outlasts the watchdog.
     private mutating func coldLaunch(_ i: Int) {
+        makeRoomForLaunch(i, withInterface: true)
         let watchdog = device.timers.launchWatchdogMicros
         if apps[i].killedSinceLastUse { metrics.relaunchesAfterKill += 1 }
         apps[i].killedSinceLastUse = false
@@ -219,6 +220,7 @@ extension Simulator {
         guard app != foreground, !device.cacheEquivalent else { return false }
         switch apps[i].state {
         case .notRunning:
+            makeRoomForLaunch(i, withInterface: false)
             markLaunch(i)
             apps[i].lastUseSequence = useSequence
             useSequence &+= 1

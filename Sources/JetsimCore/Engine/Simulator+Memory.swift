@@ -18,6 +18,49 @@ extension Simulator {
         if f > apps[i].peakFootprint { apps[i].peakFootprint = f }
     }
 
+    /// Room for the pages a fresh process takes at launch (see `allocateLaunchMemory`). A launch whose footprint is
+    /// over a fatal limit dies at once (`per-process-limit`, `enforceLimits`) and takes nothing from anyone, as a
+    /// cache does not admit an object larger than itself.
+    mutating func makeRoomForLaunch(_ i: Int, withInterface: Bool) {
+        let p = profiles[i]
+        let footprint = p.dirtyBytes + p.cacheBytes + p.purgeableBytes + (withInterface ? p.backingStoreBytes + p.imageCacheBytes : 0)
+        if device.appLimitFatal && footprint > memoryLimit(i) { return }
+        makeRoom(for: footprint + p.fileBackedBytes)
+    }
+
+    /// A page fault waits for free pages while the VM reclaims, compresses and jetsam kills (issue 18, rule 10): when
+    /// more than the free pages are about to be granted, the pressure response runs first with them reserved, so it
+    /// acts before the grant and available memory never goes negative while anything can still be done. The app
+    /// asking is a candidate only if it already runs (an app being launched is not). Not inside a response (a kill
+    /// that stops an app's growth grants nothing new), and not on a cache-equivalent device, which inserts and then
+    /// evicts, in the order the cache replay and libCacheSim's cross-check follow.
+    @inline(__always)
+    mutating func makeRoom(for bytes: Int) {
+        if bytes > memory.free && !responding && !device.cacheEquivalent { respondWithReserved(bytes) }
+    }
+
+    /// The fault takes the free pages; with none left, the VM takes clean pages and purges volatile memory; with
+    /// none of those left, the pressure response acts (it sees no free pages, never fewer), and the fault takes what
+    /// it freed. When nothing can be freed the rest is granted all the same: an out-of-memory episode.
+    @inline(never)
+    private mutating func respondWithReserved(_ bytes: Int) {
+        var remaining = bytes, held = 0
+        while true {
+            let take = min(remaining, max(0, memory.free))
+            memory.free -= take
+            held += take
+            remaining -= take
+            if remaining == 0 { break }
+            memory.free -= remaining   // a shortfall: what `reclaimCleanPages` works on
+            reclaimCleanPages()
+            memory.free += remaining
+            if memory.free > 0 { continue }
+            respondToPressure()
+            if memory.free <= 0 { break }
+        }
+        memory.free += held   // the caller allocates all `bytes` itself
+    }
+
     /// A fresh process: dirty memory, caches, non-volatile purgeable data, file-backed pages and, for a
     /// foreground launch, its user interface (backing stores, image caches).
     mutating func allocateLaunchMemory(_ i: Int, withInterface: Bool) {
@@ -310,7 +353,11 @@ extension Simulator {
     /// so the result does not depend on how often it is applied.
     mutating func applyGrowth(_ i: Int) {
         let target = grownDirty(i)
-        if target > apps[i].dirtyResident { setDirtyResident(i, target) }
+        if target > apps[i].dirtyResident {
+            makeRoom(for: target - apps[i].dirtyResident)
+            guard apps[i].growing else { return }   // killed meanwhile
+            setDirtyResident(i, target)
+        }
         if target >= profiles[i].maxDirtyBytes { apps[i].growing = false }
     }
 
@@ -428,6 +475,10 @@ extension Simulator {
         let pages = Units.roundUp(min(Int(clamping: bytes.magnitude), cap), to: device.pageSize)
         let old = apps[i].dirtyResident
         let new = bytes >= 0 ? min(old + pages, cap) : max(0, old - pages)
+        if new > old {
+            makeRoom(for: new - old)
+            guard apps[i].state.isRunning else { return true }   // killed meanwhile
+        }
         setDirtyResident(i, new)
         if apps[i].growing { apps[i].growthBase += new - old }
         enforceLimits(i)

@@ -28,6 +28,8 @@ enum KillScope {
 
 extension Simulator {
     mutating func respondToPressure() {
+        responding = true
+        defer { responding = false }
         refreshMeasured()
         if memory.free >= 0 && available >= limits.quiet && !reaperSweeping && !compressorLowOnSpace
             && !(limits.reaperOn && available < limits.reaper && reaperWouldStartSweep()) {

@@ -66,6 +66,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var residentCount = 0
     var suspendedCount = 0
     /// The long-idle reaper (`reaperWouldStartSweep`): a sweep is under way; the next may start after `reaperCanRunAfter`.
+    /// A pressure response is under way (`makeRoom` does not start another).
+    var responding = false
     var reaperSweeping = false
     var reaperCanRunAfter = Int.min
     /// No app in band 0 is reapable before this time (a lower bound, so most checks need no scan of band 0): lowered
