@@ -78,14 +78,14 @@ import Testing
     }
 
     @Test func growthCrossesTheLimitAtTheExactMicrosecond() throws {
-        // 1 MiB/s from 100 MB: the warning level (300 MB) at 200 s, the 400 MB limit exceeded by one page
-        // (16 KiB more) at 300 s + 16384 / 2^20 s.
+        // 1 MiB/s from 100 MB: above the warning level (87 % of 400 MB on this 1 000 MB device, so 348 MB less
+        // 2 KiB) at 248 s, the 400 MB limit exceeded by one page (16 KiB more) at 300 s + 16384 / 2^20 s.
         var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000) }],
                             device: testDevice(limitMB: 400))
         h.open("a", at: 0)
         h.event(10_000, .alloc, "a", value: 0)
         let r = h.finish()
-        #expect(h.records("a").first { $0.callback == .didReceiveMemoryWarning }?.time == sec(200))
+        #expect(h.records("a").first { $0.callback == .didReceiveMemoryWarning }?.time == sec(248))
         #expect(r.kills.map(\.reason) == [.perProcessLimit])
         #expect(r.kills.first?.time == 300_015_625)
         #expect(r.kills.first?.footprintBytes == mb(400) + 16 * 1024)
@@ -165,21 +165,22 @@ import Testing
         var h = try harness([bareApp("a", dirtyMB: 100) { $0.cacheBytes = mb(50); $0.cacheDropOnWarning = .all }],
                             device: testDevice(limitMB: 400))
         h.open("a", at: 0)
-        h.alloc("a", mb: 160, at: 1)   // 310 MB: above the default warning level (limit − 100 MB)
-        #expect(h.footprint("a") == mb(260))
+        h.alloc("a", mb: 210, at: 1)   // 360 MB: above the default warning level (348 MB: 50 MB below the limit
+                                       // on a device under 1 GiB)
+        #expect(h.footprint("a") == mb(310))
         #expect(h.steps("a").last?.callback == .didReceiveMemoryWarning)
         #expect(h.finish().memoryWarnings == 1)
     }
 
     @Test func anAppBackBelowItsWarningLevelIsWarnedAgainAtTheNextCrossing() throws {
-        // 1 MiB/s from 150 MB (50 of them cache, all dropped on a warning): the 300 MB level at 150 s, the warning
-        // takes it back to 250 MB, growth reaches 300 MB again at 200 s. No event in between.
+        // 1 MiB/s from 150 MB (50 of them cache, all dropped on a warning): above the level (348 MB less 2 KiB) at
+        // 198 s, the warning takes it back to 298 MB, growth passes the level again at 248 s. No event in between.
         var h = try harness([bareApp("a", dirtyMB: 100) {
             $0.cacheBytes = mb(50); $0.cacheDropOnWarning = .all; $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000)
         }], device: testDevice(limitMB: 400))
         h.open("a", at: 0)
         h.event(250, .alloc, "a", value: 0)
-        #expect(h.records("a").filter { $0.callback == .didReceiveMemoryWarning }.map(\.time) == [sec(150), sec(200)])
+        #expect(h.records("a").filter { $0.callback == .didReceiveMemoryWarning }.map(\.time) == [sec(198), sec(248)])
     }
 
     @Test func growthTakesCleanPagesTheMomentFreePagesRunOut() throws {
@@ -198,26 +199,42 @@ import Testing
         #expect(h.sim.availableBytes == mb(70))
     }
 
-    @Test func explicitLimitsWarnAtEightyPercent() {
-        var d = testDevice(limitMB: 500)
-        #expect(d.warningLevel(forLimit: mb(500)) == mb(400))
-        d.appLimitExplicit = true
-        #expect(d.warningLevel(forLimit: mb(500)) == mb(400))
-        #expect(d.warningLevel(forLimit: mb(1000)) == mb(800))
-        d.appLimitExplicit = false
-        #expect(d.warningLevel(forLimit: mb(1000)) == mb(900))
+    /// The ledger's warning levels (task.c:430–431, 1048–1073; ledger.c:793, 1375): 80 % of an explicit limit;
+    /// for the default limit `max(80, (L − d) × 100 / L)` % in whole MB, d = 50 MB under 1 GiB of RAM, 100 MB from
+    /// 1 GiB; the percentage kept scaled by 65 536 and truncated, as the ledger keeps it. (The engine used to warn at
+    /// L − 100 MB whatever the device, and never raise it to 80 %.)
+    @Test func warningLevelsFollowTheLedgersPercentages() {
+        func level(_ limit: Int, percent: Int) -> Int { limit / 65_536 * (percent * 65_536 / 100) }
+        var small = testDevice(limitMB: 500)               // 1 000 MB: under 1 GiB
+        #expect(small.warningLevel(forLimit: mb(500)) == level(mb(500), percent: 90))
+        #expect(small.warningLevel(forLimit: mb(1000)) == level(mb(1000), percent: 95))
+        small.appLimitExplicit = true
+        #expect(small.warningLevel(forLimit: mb(500)) == level(mb(500), percent: 80))
+        let large = testDevice(ramMB: 2048, limitMB: 500)
+        #expect(large.warningLevel(forLimit: mb(1000)) == level(mb(1000), percent: 90))
+        #expect(large.warningLevel(forLimit: mb(300)) == level(mb(300), percent: 80))   // 66 % raised to 80
     }
 
-    @Test func inactiveLimitAppliesOutsideTheForeground() throws {
+    /// The active limit applies while the app holds an assertion (here: playing audio in the background), whatever
+    /// its band (kern_memorystatus.c:5078–5083); when it loses it, the lower inactive limit is only set, not checked
+    /// (ledger.c:1328–1369, kern_memorystatus.c:2967–2971), so the suspended app over it lives. The engine used to
+    /// switch to the inactive limit outside the foreground and kill at once.
+    @Test func theActiveLimitHoldsWithAnAssertionAndALowerLimitIsOnlySet() throws {
         var device = testDevice(limitMB: 600)
         device.appLimitInactiveBytes = mb(150)
+        device.reaper.enabled = false
         var h = try harness([bareApp("a", dirtyMB: 200) { $0.backgroundModes = [.audio] }], device: device)
         h.open("a", at: 0)
         h.mode("a", .audio, start: true, at: 1)
-        #expect(h.state("a") == .active)
         h.home(at: 2)
-        #expect(h.state("a") == .notRunning)
-        #expect(h.finish().killsByReason[.perProcessLimit] == 1)
+        #expect(h.state("a") == .background)
+        h.alloc("a", mb: 100, at: 3)       // 300 MB: over the inactive limit, under the active one
+        #expect(h.state("a") == .background)
+        h.mode("a", .audio, start: false, at: 4)
+        h.event(10, .alloc, "a", value: 0)
+        #expect(h.state("a") == .suspended)   // 300 MB over its 150 MB limit: nothing grows, nothing checks
+        let r = h.finish()
+        #expect(r.killsByReason[.perProcessLimit] == 0)
     }
 
     @Test func killedAppReturnsAllItsMemory() throws {

@@ -127,7 +127,7 @@ extension Simulator {
         }
         if apps[i].taskWorkEnd > now { startTaskBudget(i) }
         settle(i)
-        enforceLimits(i)      // the inactive limit applies from now on
+        // The limit that now applies is only set: enforced when the footprint next grows (`memoryLimit`).
     }
 
     /// `home`: the foreground app (if it is the one named, when one is named) leaves to the home screen.
@@ -218,6 +218,7 @@ extension Simulator {
     mutating func backgroundWake(_ app: Int32, forMicros duration: Int) -> Bool {
         let i = Int(app)
         guard app != foreground, !device.cacheEquivalent else { return false }
+        let launched = apps[i].state == .notRunning
         switch apps[i].state {
         case .notRunning:
             makeRoomForLaunch(i, withInterface: false)
@@ -245,7 +246,7 @@ extension Simulator {
         if end > apps[i].wakeUntil { apps[i].wakeUntil = end }
         timers.schedule(.wakeEnd, at: end, app: app, generation: apps[i].generation)
         settle(i)
-        enforceLimits(i)
+        if launched { enforceLimits(i) }   // a woken app's footprint did not grow: its new limit is only set
         return true
     }
 

@@ -24,7 +24,7 @@ extension Simulator {
     mutating func makeRoomForLaunch(_ i: Int, withInterface: Bool) {
         let p = profiles[i]
         let footprint = p.dirtyBytes + p.cacheBytes + p.purgeableBytes + (withInterface ? p.backingStoreBytes + p.imageCacheBytes : 0)
-        if device.appLimitFatal && footprint > memoryLimit(i) { return }
+        if device.appLimitFatal && footprint > device.appLimitActiveBytes { return }   // a launch holds an assertion
         makeRoom(for: footprint + p.fileBackedBytes)
     }
 
@@ -400,7 +400,7 @@ extension Simulator {
         guard delta > 0 else { return nil }
         func consider(_ d: Int) { if d > 0 && d < delta { delta = d } }
         let footprint = apps[i].footprint, limit = memoryLimit(i)
-        if !apps[i].nearLimitWarned { consider((Int32(i) == foreground ? limits.activeWarning : limits.inactiveWarning) - footprint) }
+        if !apps[i].nearLimitWarned { consider(limitWarningLevel(i) - footprint + 1) }
         consider(limit - footprint + 1)
         let avail = available
         consider(avail - limits.soft + 1)
@@ -487,20 +487,29 @@ extension Simulator {
 
     // MARK: Per-app limits
 
-    /// The app's memory limit: the active one while it is the foreground app, the inactive one otherwise.
+    /// Whether the app's active limit applies: while it holds a priority assertion — in the foreground, or running
+    /// in the background on a task, a mode or a wake — whatever its band (`memstat_proc_is_active_locked`,
+    /// kern_memorystatus.c:5078–5083); suspended, the inactive one.
+    @inline(__always)
+    func usesActiveLimit(_ i: Int) -> Bool { apps[i].state.isRunning }
+
+    /// The app's memory limit (see `usesActiveLimit`). A change of limit only sets the ledger's limit
+    /// (`ledger_set_limit` does not look at the balance, ledger.c:1328–1369; kern_memorystatus.c:2967–2971): it is
+    /// enforced when the app's footprint next grows (`enforceLimits`).
     @inline(__always)
     func memoryLimit(_ i: Int) -> Int {
-        Int32(i) == foreground ? device.appLimitActiveBytes : device.appLimitInactiveBytes
+        usesActiveLimit(i) ? device.appLimitActiveBytes : device.appLimitInactiveBytes
     }
 
-    /// Near its limit a running app gets a memory warning (and drops caches); over a fatal limit it is killed
-    /// at once (`per-process-limit`). Over a soft limit it becomes a `highwater` candidate under pressure.
+    /// Called when an app's footprint has grown (a ledger credit, ledger.c:1134–1163): above its warning level a
+    /// running app gets a memory warning (and drops caches); over a fatal limit it is killed at once
+    /// (`per-process-limit`, kern_memorystatus.c:4957–4970). Over a soft limit it becomes a `highwater` candidate.
     mutating func enforceLimits(_ i: Int) {
         guard apps[i].state.isResident else { return }
         refreshMeasured()
         let limit = memoryLimit(i)
         let footprint = decisionFootprint(i)
-        if footprint >= limitWarningLevel(i) {
+        if footprint > limitWarningLevel(i) {
             if !apps[i].nearLimitWarned && apps[i].state.isRunning {
                 apps[i].nearLimitWarned = true
                 sendMemoryWarning(i)
@@ -514,7 +523,7 @@ extension Simulator {
     /// The footprint at which a running app is warned that it nears its limit.
     @inline(__always)
     func limitWarningLevel(_ i: Int) -> Int {
-        device.cacheEquivalent ? Int.max : Int32(i) == foreground ? limits.activeWarning : limits.inactiveWarning
+        device.cacheEquivalent ? Int.max : usesActiveLimit(i) ? limits.activeWarning : limits.inactiveWarning
     }
 
     /// `didReceiveMemoryWarning`: the app drops its `cache_drop_on_warning` share of caches.
@@ -525,6 +534,6 @@ extension Simulator {
         mirror(i, reclaim: true)   // a warning also relieves the app's allocator (malloc pressure relief)
         // Back below its warning level, the app is warned again at the next crossing: re-armed now, when the
         // footprint falls, rather than whenever its limits are next checked, which would make it depend on when.
-        if apps[i].nearLimitWarned && decisionFootprint(i) < limitWarningLevel(i) { apps[i].nearLimitWarned = false }
+        if apps[i].nearLimitWarned && decisionFootprint(i) <= limitWarningLevel(i) { apps[i].nearLimitWarned = false }
     }
 }

@@ -223,9 +223,18 @@ public struct Device: Sendable, Equatable {
         return total.overflow ? Int.max : total.partialValue
     }
 
-    /// The per-app warning level: 80 % of an explicit limit, 100 MB below the default one (xnu-jetsam.md §5).
+    /// The per-app warning level, in bytes: an app is warned when its footprint goes *above* it. The ledger keeps a
+    /// percentage of the limit, scaled by 65 536 (`le_warn_percent`, ledger.c:1375, compared at 793): 80 % for an
+    /// explicit limit (`PHYS_FOOTPRINT_WARNING_LEVEL`, task.c:430–431), and for the device's default task limit
+    /// `(L − 100 MB) × 100 / L` % in whole MB — 50 MB on devices under 1 GiB — never below 80 % (task.c:1048–1073).
     public func warningLevel(forLimit limit: Int) -> Int {
-        appLimitExplicit ? limit / 5 * 4 : max(0, limit - 100 * Units.mebibyte)
+        var percent = 80
+        if !appLimitExplicit {
+            let limitMB = limit / Units.mebibyte, headroomMB = physicalBytes < 1 << 30 ? 50 : 100
+            if limitMB > headroomMB { percent = max(80, (limitMB - headroomMB) * 100 / limitMB) }
+        }
+        let scaled = percent * 65_536 / 100
+        return Units.multiplyDivide(limit, scaled, by: 65_536)?.quotient ?? Int.max
     }
 
     /// Runs under `kernel`'s rules: the reaper exists from xnu-11417 on (and is on there by default).
