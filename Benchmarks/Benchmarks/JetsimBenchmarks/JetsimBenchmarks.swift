@@ -9,7 +9,10 @@ let benchmarks: @Sendable () -> Void = {
     let device = DevicePresets.named("iphone-x")!
     // Thresholds gate the deterministic counts (allocations); wall clock varies 2× on this VM and is reported only.
     let gated: [BenchmarkMetric: BenchmarkThresholds] = [
-        .mallocCountTotal: .init(relative: [.p90: 5.0], absolute: [.p90: 20]),
+        // The plugin flags a count beyond *either* bound: 25 % and 20 allocations both leave room for the runtime's
+        // few allocations that vary from run to run and machine to machine (±4 seen), while one allocation per event
+        // adds thousands.
+        .mallocCountTotal: .init(relative: [.p90: 25.0], absolute: [.p90: 20]),
     ]
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
@@ -38,7 +41,9 @@ let benchmarks: @Sendable () -> Void = {
     /// Runs `read` once per iteration and records its bytes and rows per second.
     func parsing(_ name: String, file: String, read: @escaping @Sendable () throws -> Int) {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-        Benchmark(name, configuration: .init(metrics: parseMetrics)) { benchmark in
+        // The gated tolerance too: without it the plugin's default 5 % applied, and the runtime's few allocations that
+        // vary from machine to machine (44 or 48 here) failed the gate.
+        Benchmark(name, configuration: .init(metrics: parseMetrics, thresholds: gated)) { benchmark in
             for _ in benchmark.scaledIterations {
                 let start = DispatchTime.now().uptimeNanoseconds
                 blackHole(try read())
