@@ -8,7 +8,7 @@ public enum CatalogFile {
         "app", "dirty_mb", "growth_mb_per_min", "max_dirty_mb", "cache_mb", "cache_drop_on_background",
         "cache_drop_on_warning", "purgeable_mb", "backing_store_mb", "image_cache_mb", "file_backed_mb",
         "compress_ratio", "cold_launch_ms", "resume_ms", "background_modes", "exits_on_suspend", "bg_task_s",
-        "ends_task_on_expiry",
+        "ends_task_on_expiry", "enter_background_ms",
     ]
 
     public static func read(path: String) throws(InputError) -> AppCatalog {
@@ -74,6 +74,10 @@ public enum CatalogFile {
                 p.backgroundTaskMicros = v
             }
             if let v = try row.boolean("ends_task_on_expiry") { p.endsTaskOnExpiry = v }
+            if let v = try row.nonNegative("enter_background_ms", unit: Units.microsPerMilli, expected: "milliseconds") {
+                guard v <= DecimalParser.maxMicros else { throw row.error("enter_background_ms", "is too large") }
+                p.enterBackgroundMicros = v
+            }
             profiles.append(p)
         }
         guard !profiles.isEmpty else { throw InputError(file: path, message: "the catalog has a header but no apps") }

@@ -20,6 +20,7 @@ public enum WorkloadFiles {
                 p.compressRatioMilli.map { FixedPoint.format($0, over: 1000, decimals: 3) } ?? "",
                 String(p.coldLaunchMillis), String(p.resumeMillis), p.backgroundModes.reportName, String(p.exitsOnSuspend),
                 FixedPoint.format(p.backgroundTaskMicros, over: Units.microsPerSecond, decimals: 3), String(p.endsTaskOnExpiry),
+                FixedPoint.format(p.enterBackgroundMicros, over: Units.microsPerMilli, decimals: 3),
             ])
         }
         return out

@@ -323,4 +323,29 @@ import Testing
         #expect(LifecycleTransitions.isLegal(from: .active, to: .notRunning, cause: .kill(.vmPageShortage)))
         #expect(LifecycleTransitions.isLegal(from: .notRunning, to: .background, cause: .system))
     }
+
+    /// `applicationDidEnterBackground` has about 5 s (ios-app-lifecycle.md, the seed articles): the app stays in the
+    /// Background while its handler runs and is suspended when it returns; one that overruns the deadline is
+    /// terminated at it (`enter-background-watchdog`), not suspended.
+    @Test func theEnterBackgroundHandlerDelaysSuspensionAndAnOverrunIsTerminated() throws {
+        var h = try harness([bareApp("quick", dirtyMB: 50) { $0.enterBackgroundMicros = sec(3) },
+                             bareApp("slow", dirtyMB: 50) { $0.enterBackgroundMicros = sec(7) },
+                             bareApp("other", dirtyMB: 50)])
+        h.open("quick", at: 0)
+        h.home(at: 10)
+        #expect(h.state("quick") == .background)
+        h.open("slow", at: 12.9)
+        #expect(h.state("quick") == .background)
+        h.open("other", at: 20)              // slow's handler: 20 s … 25 s deadline, still running then
+        #expect(h.state("quick") == .suspended)
+        #expect(h.records("quick").first { $0.to == .suspended }?.time == sec(13))
+        h.event(24.9, .alloc, "other", value: 0)
+        #expect(h.state("slow") == .background)
+        h.event(25.1, .alloc, "other", value: 0)
+        #expect(h.state("slow") == .notRunning)
+        let r = h.finish()
+        #expect(r.kills.map(\.reason) == [.enterBackgroundWatchdog])
+        #expect(r.kills.first?.time == sec(25))
+        #expect(r.killsByReason[.enterBackgroundWatchdog] == 1 && r.jetsamKills == 0)
+    }
 }

@@ -86,6 +86,8 @@ extension Simulator {
     /// Background or Suspended → Inactive → Active: the system rebuilds what it discarded.
     private mutating func resume(_ i: Int) {
         apps[i].resumes += 1
+        apps[i].handlerUntil = 0           // back in front before its handler returned: nothing more to wait for
+        apps[i].handlerEpoch &+= 1
         apps[i].taskEpoch &+= 1            // the background-task budget stops in the foreground
         apps[i].taskDeadline = 0
         apps[i].taskGrantRevoked = false
@@ -122,12 +124,36 @@ extension Simulator {
             return
         }
         discardOnBackground(i)
+        startEnterBackgroundHandler(i)
         if profiles[i].backgroundTaskMicros > 0 {
             _ = beginBackgroundTask(Int32(i), workMicros: profiles[i].backgroundTaskMicros)
         }
         if apps[i].taskWorkEnd > now { startTaskBudget(i) }
         settle(i)
         // The limit that now applies is only set: enforced when the footprint next grows (`memoryLimit`).
+    }
+
+    /// `applicationDidEnterBackground` runs for the catalog's `enter_background_ms`; the app stays in the Background
+    /// meanwhile (band 40) and is suspended when it returns. One that runs past the deadline (about 5 s,
+    /// ios-app-lifecycle.md) is terminated then instead.
+    private mutating func startEnterBackgroundHandler(_ i: Int) {
+        let runs = profiles[i].enterBackgroundMicros
+        guard runs > 0 else { return }
+        let deadline = device.timers.callbackDeadlineMicros
+        apps[i].handlerUntil = now + min(runs, deadline)
+        apps[i].handlerEpoch &+= 1
+        timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: Int32(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
+    }
+
+    mutating func enterBackgroundHandlerEnded(_ i: Int, token: UInt32) -> Bool {
+        guard token == apps[i].handlerEpoch, apps[i].handlerUntil != 0 else { return false }
+        apps[i].handlerUntil = 0
+        if profiles[i].enterBackgroundMicros > device.timers.callbackDeadlineMicros {
+            kill(i, reason: .enterBackgroundWatchdog)
+        } else {
+            settle(i)
+        }
+        return true
     }
 
     /// `home`: the foreground app (if it is the one named, when one is named) leaves to the home screen.
@@ -314,6 +340,7 @@ extension Simulator {
         apps[i].taskDeadline = 0
         apps[i].taskGrantRevoked = false
         apps[i].wakeUntil = 0
+        apps[i].handlerUntil = 0
         apps[i].launchPending = false
         apps[i].growing = false
         apps[i].nearLimitWarned = false
@@ -330,7 +357,7 @@ extension Simulator {
 
     /// A Background app that nothing keeps running is suspended (without notice); its priority class follows.
     mutating func settle(_ i: Int) {
-        if apps[i].state == .background && apps[i].activity(declared: profiles[i].backgroundModes).isEmpty {
+        if apps[i].state == .background && apps[i].handlerUntil == 0 && apps[i].activity(declared: profiles[i].backgroundModes).isEmpty {
             transition(i, to: .suspended, .none, cause: .system)
             if !device.cacheEquivalent { makePurgeableVolatile(i) }
             apps[i].agingUntil = now + device.timers.agingMicros

@@ -409,6 +409,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             case .wakeEnd: return backgroundWakeEnded(i)
             case .launchWatchdog: return launchWatchdogFired(i)
             case .growthStep: return growthStep(i, token: timer.token)
+            case .handlerEnd: return enterBackgroundHandlerEnded(i, token: timer.token)
             case .sample, .sustainedPressure, .warmupEnd, .intervalEnd, .pressureRecheck: break
             }
         }
@@ -506,7 +507,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 if a.residentBytes != 0 || a.dirtyCompressed != 0 || a.compressedPhysical != 0 || a.dirtyFrozen != 0 || a.frozen {
                     problems.append("app \(i) is not running but holds memory")
                 }
-                if a.taskWorkEnd != 0 || a.wakeUntil != 0 || !a.modes.isEmpty { problems.append("app \(i) is not running but active") }
+                if a.taskWorkEnd != 0 || a.wakeUntil != 0 || a.handlerUntil != 0 || !a.modes.isEmpty {
+                    problems.append("app \(i) is not running but active")
+                }
             } else {
                 residentApps += 1
             }

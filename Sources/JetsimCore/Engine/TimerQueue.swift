@@ -1,6 +1,8 @@
 /// What a timer does when it fires.
 enum TimerKind: UInt8 {
     case agingEnd, interruptEnd, taskWorkEnd, taskExpiry, wakeEnd, launchWatchdog, growthStep, sample, sustainedPressure, warmupEnd, intervalEnd
+    /// The app's `applicationDidEnterBackground` handler returns, or its deadline passes.
+    case handlerEnd
     /// The pressure response runs again because time alone changed what it may do (purgeable memory ripened,
     /// the freezer's write budget renewed).
     case pressureRecheck

@@ -39,6 +39,9 @@ public struct AppProfile: Sendable, Equatable {
     public var backgroundTaskMicros: Int
     /// Whether the app ends its task in the expiration handler (then it is suspended) or is terminated.
     public var endsTaskOnExpiry: Bool
+    /// How long the app's `applicationDidEnterBackground` handler runs (µs, default 0). The app is suspended when it
+    /// returns; one that overruns the system's deadline (about 5 s) is terminated (`enter-background-watchdog`).
+    public var enterBackgroundMicros: Int
 
     /// The cold-launch latency of a profile that names none (ms).
     public static let defaultColdLaunchMillis = 1500
@@ -62,6 +65,7 @@ public struct AppProfile: Sendable, Equatable {
         exitsOnSuspend = false
         backgroundTaskMicros = 0
         endsTaskOnExpiry = true
+        enterBackgroundMicros = 0
     }
 }
 

@@ -12,6 +12,8 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     case longIdleExit
     case launchWatchdog
     case backgroundTaskExpired
+    /// The app's `applicationDidEnterBackground` handler overran its deadline (ios-app-lifecycle.md: about 5 s).
+    case enterBackgroundWatchdog
 
     /// The string in reports; jetsam reasons use XNU's own.
     public var reportName: String {
@@ -25,9 +27,10 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .longIdleExit: "long-idle-exit"
         case .launchWatchdog: "launch-watchdog"
         case .backgroundTaskExpired: "background-task-expired"
+        case .enterBackgroundWatchdog: "enter-background-watchdog"
         }
     }
 
     /// A jetsam (memory) kill, as opposed to a lifecycle watchdog kill.
-    public var isJetsam: Bool { self != .launchWatchdog && self != .backgroundTaskExpired }
+    public var isJetsam: Bool { self != .launchWatchdog && self != .backgroundTaskExpired && self != .enterBackgroundWatchdog }
 }
