@@ -143,7 +143,12 @@ public enum DeviceFile {
             guard !v || device.kernel != .xnu10063 else { throw fail("reaper", "xnu-10063 has no long-idle reaper") }
             device.reaper.enabled = v
         }
-        if let v = try percent("reaper_pct") { device.reaper.thresholdPercent = v }
+        if let v = try percent("reaper_pct") {
+            device.reaper.thresholdPercent = v
+        } else if values["critical_pct"] != nil {   // 4 × critical, 18/4 × between 3 and 6 GiB (kern_memorystatus.c:2088–2097)
+            let gib = 1 << 30, medium = device.physicalBytes > 3 * gib && device.physicalBytes <= 6 * gib
+            device.reaper.thresholdPercent = min(100, medium ? device.killThresholds.criticalPercent * 18 / 4 : device.killThresholds.criticalPercent * 4)
+        }
         if let v = try number("reaper_min_age_s", unit: Units.microsPerSecond, expected: "seconds") { device.reaper.minIdleAgeMicros = v }
         if let v = try number("reaper_rescan_s", unit: Units.microsPerSecond, expected: "seconds") { device.reaper.rescanMicros = v }
         if let problem = device.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }

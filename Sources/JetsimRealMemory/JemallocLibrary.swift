@@ -127,15 +127,16 @@ extension Jemalloc {
     /// `GLIBC_TUNABLES` extended; the caller must not have written any output yet. Only the `jetsim` executable
     /// calls this: in any other process (a test runner) re-executing would rerun something else.
     public static func loadRelaunchingIfNeeded() throws {
+        let relaunchSentinel = "JETSIM_JEMALLOC_RELAUNCHED"
         #if os(Linux)
-        if case .needsStaticTLSRoom = JemallocLibrary.shared {
+        // Once only: a sentinel marks the re-executed process, whatever glibc made of the tunable.
+        if case .needsStaticTLSRoom = JemallocLibrary.shared, getenv(relaunchSentinel) == nil {
             let current = getenv("GLIBC_TUNABLES").map { String(cString: $0) } ?? ""
-            if !current.contains(JemallocLibrary.staticTLSTunable) {
-                let setting = "\(JemallocLibrary.staticTLSTunable)=\(JemallocLibrary.staticTLSBytes)"
-                setenv("GLIBC_TUNABLES", current.isEmpty ? setting : current + ":" + setting, 1)
+            let setting = "\(JemallocLibrary.staticTLSTunable)=\(JemallocLibrary.staticTLSBytes)"
+            if setenv("GLIBC_TUNABLES", current.isEmpty ? setting : current + ":" + setting, 1) == 0,
+               setenv(relaunchSentinel, "1", 1) == 0 {
                 fflush(nil)
-                var arguments = CommandLine.arguments.map { strdup($0) } + [nil]
-                execv("/proc/self/exe", &arguments)
+                execv("/proc/self/exe", CommandLine.unsafeArgv)   // the arguments as received, byte for byte
                 // Only reached if exec failed: fall through to the located error below.
             }
         }

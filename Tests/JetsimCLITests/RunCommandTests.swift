@@ -185,6 +185,21 @@ func files(in directory: String) -> [String] {
         #expect(try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--os-era", "ios99"]).status == 64)
     }
 
+    /// `--kernel` (issue 18, rule 3): the older kernel has no reaper, and summary.csv names the kernel.
+    @Test func kernelChoosesTheRulesAndTheSummaryNamesIt() throws {
+        let dir = try scratch()
+        for kernel in ["xnu-11417", "xnu-10063"] {
+            let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(kernel)", "--kernel", kernel, "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try summaryValue("\(dir)/\(kernel)/summary.csv", "kernel") == kernel)
+        }
+        #expect(try summaryValue("\(dir)/xnu-10063/summary.csv", "kills_long_idle_exit") == "0")
+        #expect(try summaryValue("\(dir)/xnu-11417/summary.csv", "kills_long_idle_exit") != "0")
+        let bad = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--kernel", "xnu-1"])
+        #expect(bad.status == 64 && bad.stderr.contains("--kernel must be one of"))
+    }
+
     /// The value of `column` in a one-row summary.csv.
     func summaryValue(_ path: String, _ column: String) throws -> String? {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")

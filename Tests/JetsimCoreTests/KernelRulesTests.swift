@@ -180,4 +180,60 @@ import Testing
         #expect(r.kills.allSatisfy { $0.availableBefore >= 0 && $0.app != h.id("fg") })
         #expect(h.state("fg") == .active)
     }
+
+    /// The app asking can itself be the walk's victim (here in band 40, below the foreground's 100 and audio's 120):
+    /// once it is gone, nothing more is killed for its pages.
+    @Test func whenTheAppAskingDiesNothingMoreIsKilledForIt() throws {
+        var d = testDevice(limitMB: 2000)
+        d.reaper.enabled = false
+        var h = try Harness(device: d, apps: [bareApp("music", dirtyMB: 100) { $0.backgroundModes = [.audio] },
+                                              bareApp("worker", dirtyMB: 100), bareApp("fg", dirtyMB: 300)], policy: XNUPolicy())
+        h.open("music", at: 0)
+        h.mode("music", .audio, start: true, at: 1)
+        h.open("worker", at: 2)
+        h.bgTask("worker", seconds: 600, at: 3)
+        h.open("fg", at: 4)              // 500 MB used
+        h.alloc("worker", mb: 600, at: 5)   // 100 MB more than is free: the walk reaches band 40 first
+        #expect(h.state("worker") == .notRunning)
+        #expect(h.state("fg") == .active && h.state("music") == .background)
+        let r = h.finish()
+        #expect(r.kills.map { h.catalog.profiles[Int($0.app)].name } == ["worker"])
+        #expect(r.oomEvents == 0)
+    }
+
+    /// A resume is a page fault too: the app is put in front (band 100) first, then what it rebuilds comes back once
+    /// the VM has made room, so the idle app goes with no free pages left, not on credit (the engine used to rebuild
+    /// first and kill at −50 MB available).
+    @Test func aResumeWaitsForRoomInTheForegroundBand() throws {
+        var d = testDevice(limitMB: 2000)
+        d.reaper.enabled = false
+        var h = try Harness(device: d, apps: [bareApp("back", dirtyMB: 300) { $0.backingStoreBytes = mb(350) },
+                                              bareApp("idle", dirtyMB: 100), bareApp("fg", dirtyMB: 300)], policy: XNUPolicy())
+        h.open("back", at: 0)
+        h.open("idle", at: 10)          // back suspended, its 350 MB of backing stores discarded
+        h.open("fg", at: 20)            // 700 MB used, 300 MB free
+        h.open("back", at: 30)          // 350 MB to rebuild: 50 MB more than is free
+        #expect(h.state("back") == .active)
+        let r = h.finish()
+        #expect(r.kills.map { h.catalog.profiles[Int($0.app)].name } == ["idle"])
+        #expect(r.kills.allSatisfy { $0.availableBefore >= 0 })
+    }
+}
+
+/// Highwater takes any app over its current limit, fatal or not (kern_memorystatus.c:7010–7016): a suspended app
+/// whose limit fell under its footprint (the inactive limit, only set) is the first to go once memory is short.
+@Suite struct HighwaterTests {
+    @Test func aSuspendedAppOverItsLoweredFatalLimitIsTheFirstHighwaterVictim() throws {
+        var d = testDevice(limitMB: 600)
+        d.appLimitInactiveBytes = mb(150)
+        d.reaper.enabled = false
+        var h = try Harness(device: d, apps: [bareApp("old", dirtyMB: 100), bareApp("over", dirtyMB: 200),
+                                              bareApp("fg", dirtyMB: 560)], policy: XNUPolicy())
+        h.open("old", at: 0)
+        h.open("over", at: 10)          // old suspended (100 MB, under 150)
+        h.open("fg", at: 20)            // over suspended at 200 MB, over its 150 MB inactive limit; 860 used:
+                                        // available 140 < soft: over goes for highwater, though old is older
+        #expect(h.state("over") == .notRunning && h.state("old") == .suspended)
+        #expect(h.finish().kills.map(\.reason) == [.highwater])
+    }
 }

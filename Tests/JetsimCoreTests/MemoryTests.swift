@@ -78,14 +78,14 @@ import Testing
     }
 
     @Test func growthCrossesTheLimitAtTheExactMicrosecond() throws {
-        // 1 MiB/s from 100 MB: above the warning level (87 % of 400 MB on this 1 000 MB device, so 348 MB less
-        // 2 KiB) at 248 s, the 400 MB limit exceeded by one page (16 KiB more) at 300 s + 16384 / 2^20 s.
+        // 1 MiB/s from 100 MB: above the warning level (80 % of 400 MB, less 1 KiB as the ledger truncates it) at
+        // 220 s, the 400 MB limit exceeded by one page (16 KiB more) at 300 s + 16384 / 2^20 s.
         var h = try harness([bareApp("a", dirtyMB: 100) { $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000) }],
                             device: testDevice(limitMB: 400))
         h.open("a", at: 0)
         h.event(10_000, .alloc, "a", value: 0)
         let r = h.finish()
-        #expect(h.records("a").first { $0.callback == .didReceiveMemoryWarning }?.time == sec(248))
+        #expect(h.records("a").first { $0.callback == .didReceiveMemoryWarning }?.time == sec(220))
         #expect(r.kills.map(\.reason) == [.perProcessLimit])
         #expect(r.kills.first?.time == 300_015_625)
         #expect(r.kills.first?.footprintBytes == mb(400) + 16 * 1024)
@@ -165,22 +165,21 @@ import Testing
         var h = try harness([bareApp("a", dirtyMB: 100) { $0.cacheBytes = mb(50); $0.cacheDropOnWarning = .all }],
                             device: testDevice(limitMB: 400))
         h.open("a", at: 0)
-        h.alloc("a", mb: 210, at: 1)   // 360 MB: above the default warning level (348 MB: 50 MB below the limit
-                                       // on a device under 1 GiB)
+        h.alloc("a", mb: 210, at: 1)   // 360 MB: above the warning level (80 % of the 400 MB limit)
         #expect(h.footprint("a") == mb(310))
         #expect(h.steps("a").last?.callback == .didReceiveMemoryWarning)
         #expect(h.finish().memoryWarnings == 1)
     }
 
     @Test func anAppBackBelowItsWarningLevelIsWarnedAgainAtTheNextCrossing() throws {
-        // 1 MiB/s from 150 MB (50 of them cache, all dropped on a warning): above the level (348 MB less 2 KiB) at
-        // 198 s, the warning takes it back to 298 MB, growth passes the level again at 248 s. No event in between.
+        // 1 MiB/s from 150 MB (50 of them cache, all dropped on a warning): above the level (320 MB less 1 KiB) at
+        // 170 s, the warning takes it back to 270 MB, growth passes the level again at 220 s. No event in between.
         var h = try harness([bareApp("a", dirtyMB: 100) {
             $0.cacheBytes = mb(50); $0.cacheDropOnWarning = .all; $0.growthBytesPerMinute = mb(60); $0.maxDirtyBytes = mb(1000)
         }], device: testDevice(limitMB: 400))
         h.open("a", at: 0)
         h.event(250, .alloc, "a", value: 0)
-        #expect(h.records("a").filter { $0.callback == .didReceiveMemoryWarning }.map(\.time) == [sec(198), sec(248)])
+        #expect(h.records("a").filter { $0.callback == .didReceiveMemoryWarning }.map(\.time) == [sec(170), sec(220)])
     }
 
     @Test func growthTakesCleanPagesTheMomentFreePagesRunOut() throws {
@@ -199,20 +198,17 @@ import Testing
         #expect(h.sim.availableBytes == mb(70))
     }
 
-    /// The ledger's warning levels (task.c:430–431, 1048–1073; ledger.c:793, 1375): 80 % of an explicit limit;
-    /// for the default limit `max(80, (L − d) × 100 / L)` % in whole MB, d = 50 MB under 1 GiB of RAM, 100 MB from
-    /// 1 GiB; the percentage kept scaled by 65 536 and truncated, as the ledger keeps it. (The engine used to warn at
-    /// L − 100 MB whatever the device, and never raise it to 80 %.)
-    @Test func warningLevelsFollowTheLedgersPercentages() {
-        func level(_ limit: Int, percent: Int) -> Int { limit / 65_536 * (percent * 65_536 / 100) }
-        var small = testDevice(limitMB: 500)               // 1 000 MB: under 1 GiB
-        #expect(small.warningLevel(forLimit: mb(500)) == level(mb(500), percent: 90))
-        #expect(small.warningLevel(forLimit: mb(1000)) == level(mb(1000), percent: 95))
-        small.appLimitExplicit = true
-        #expect(small.warningLevel(forLimit: mb(500)) == level(mb(500), percent: 80))
-        let large = testDevice(ramMB: 2048, limitMB: 500)
-        #expect(large.warningLevel(forLimit: mb(1000)) == level(mb(1000), percent: 90))
-        #expect(large.warningLevel(forLimit: mb(300)) == level(mb(300), percent: 80))   // 66 % raised to 80
+    /// The ledger's warning level (task.c:430–431; ledger.c:793, 1375): 80 % of the limit, kept scaled by 65 536 and
+    /// truncated, for the preset's limit as for an explicit one (memorystatus writes both as MB values,
+    /// kern_memorystatus.c:3135–3160, 262–264). The engine used to warn 100 MB below a preset's limit.
+    @Test func appsAreWarnedAboveEightyPercentOfTheirLimit() {
+        func level(_ limit: Int) -> Int { limit / 65_536 * (80 * 65_536 / 100) }
+        var d = testDevice(limitMB: 500)
+        #expect(d.warningLevel(forLimit: mb(500)) == level(mb(500)))
+        #expect(d.warningLevel(forLimit: mb(1000)) == level(mb(1000)))
+        d.appLimitExplicit = true
+        #expect(d.warningLevel(forLimit: mb(1000)) == level(mb(1000)))
+        #expect(level(mb(1000)) < mb(800) && level(mb(1000)) > mb(800) - 16 * 1024)
     }
 
     /// The active limit applies while the app holds an assertion (here: playing audio in the background), whatever

@@ -209,6 +209,21 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         #expect(d.freezer.dailyWriteBudgetBytes == 512 * Units.mebibyte && d.freezer.thawMicrosPerMebibyte == 1500)
     }
 
+    /// The `kernel` key and the reaper's (issue 18, rules 2 and 3): the kernel decides the reaper; the threshold follows
+    /// the RAM class, a changed critical threshold (4 × it, 18/4 × between 3 and 6 GiB), or its own key.
+    @Test func kernelAndReaperKeys() throws {
+        let x = try DeviceFile.parse("base: iphone-x\n", file: "x.yaml")
+        #expect(x.kernel == .xnu11417 && x.reaper.enabled && x.reaper.thresholdPercent == 20)
+        let old = try DeviceFile.parse("base: iphone-x\nkernel: xnu-10063\n", file: "o.yaml")
+        #expect(old.kernel == .xnu10063 && !old.reaper.enabled)
+        let xs = try DeviceFile.parse("base: iphone-xs\ncritical_pct: 6\n", file: "xs.yaml")   // 3.7 GB: medium
+        #expect(xs.reaper.thresholdPercent == 27)
+        let tuned = try DeviceFile.parse("base: iphone-x\nreaper_pct: 25\nreaper_min_age_s: 60\nreaper_rescan_s: 120\n", file: "t.yaml")
+        #expect(tuned.reaper.thresholdPercent == 25 && tuned.reaper.minIdleAgeMicros == 60_000_000 && tuned.reaper.rescanMicros == 120_000_000)
+        let off = try DeviceFile.parse("base: iphone-x\nreaper: false\n", file: "f.yaml")
+        #expect(off.kernel == .xnu11417 && !off.reaper.enabled)
+    }
+
     @Test func aDeviceFromScratchAndInJSON() throws {
         let d = try DeviceFile.parse(#"{"ram_mb": 6144, "app_limit_mb": 3000, "page_size_kb": 4}"#, file: "d.json")
         #expect(d.physicalBytes == 6144 * Units.mebibyte && d.pageSize == 4096)
@@ -222,6 +237,8 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
             ("ram_mb: lots\napp_limit_mb: 1\n", "ram_mb", "expected a size in MB"),
             ("app_limit_mb: 100\n", "ram_mb", "required"),
             ("base: iphone-x\nos_era: ios99\n", "os_era", "expected one of"),
+            ("base: iphone-x\nkernel: xnu-1\n", "kernel", "expected one of"),
+            ("base: iphone-x\nkernel: xnu-10063\nreaper: true\n", "reaper", "no long-idle reaper"),
             ("base: iphone-x\nsoft_pct: 2\n", nil, "kill thresholds"),
             ("- a\n- b\n", nil, "expected a mapping"),
         ]

@@ -91,13 +91,17 @@ extension Simulator {
         apps[i].taskEpoch &+= 1            // the background-task budget stops in the foreground
         apps[i].taskDeadline = 0
         apps[i].taskGrantRevoked = false
+        // In front first (band 100), then its pages come back, after the VM has made room for them (`makeRoom`).
+        transition(i, to: .inactive, .willEnterForeground, cause: .user)
+        refreshPriorityClass(i)
+        makeRoom(for: resumeBytes(i), app: i)
+        guard apps[i].state.isResident else { return }   // killed while its pages waited
         if apps[i].dirtyCompressed > 0 { decompress(i) }
         if apps[i].frozen {
             let latency = profiles[i].resumeMillis + thaw(i)
             apps[i].thawedResumes += 1
             metrics.thawedResumeLatencies[latency, default: 0] += 1
         }
-        transition(i, to: .inactive, .willEnterForeground, cause: .user)
         restoreForegroundMemory(i)
         transition(i, to: .active, .didBecomeActive, cause: .user)
         refreshPriorityClass(i)

@@ -34,16 +34,18 @@ extension Simulator {
     /// asking is a candidate only if it already runs (an app being launched is not). Not inside a response (a kill
     /// that stops an app's growth grants nothing new), and not on a cache-equivalent device, which inserts and then
     /// evicts, in the order the cache replay and libCacheSim's cross-check follow.
+    /// `app`: the running app asking (it may be killed meanwhile: then nothing more is done for it), or -1 for a
+    /// launch.
     @inline(__always)
-    mutating func makeRoom(for bytes: Int) {
-        if bytes > memory.free && !responding && !device.cacheEquivalent { respondWithReserved(bytes) }
+    mutating func makeRoom(for bytes: Int, app: Int = -1) {
+        if bytes > memory.free && !responding && !device.cacheEquivalent { respondWithReserved(bytes, app: app) }
     }
 
     /// The fault takes the free pages; with none left, the VM takes clean pages and purges volatile memory; with
     /// none of those left, the pressure response acts (it sees no free pages, never fewer), and the fault takes what
     /// it freed. When nothing can be freed the rest is granted all the same: an out-of-memory episode.
     @inline(never)
-    private mutating func respondWithReserved(_ bytes: Int) {
+    private mutating func respondWithReserved(_ bytes: Int, app: Int) {
         var remaining = bytes, held = 0
         while true {
             let take = min(remaining, max(0, memory.free))
@@ -56,9 +58,9 @@ extension Simulator {
             memory.free += remaining
             if memory.free > 0 { continue }
             respondToPressure()
-            if memory.free <= 0 { break }
+            if memory.free <= 0 || (app >= 0 && !apps[app].state.isResident) { break }
         }
-        memory.free += held   // the caller allocates all `bytes` itself
+        memory.free += held   // the caller allocates all `bytes` itself (or nothing, if the asking app died)
     }
 
     /// A fresh process: dirty memory, caches, non-volatile purgeable data, file-backed pages and, for a
@@ -77,6 +79,14 @@ extension Simulator {
         memory.fileBacked += p.fileBackedBytes
         notePeak(i)
         mirror(i, reclaim: false)
+    }
+
+    /// The pages a resume takes: decompressed and thawed dirty memory, and what `restoreForegroundMemory` rebuilds.
+    func resumeBytes(_ i: Int) -> Int {
+        let a = apps[i], p = profiles[i]
+        let restored = max(a.cache, p.cacheBytes) + p.purgeableBytes + p.backingStoreBytes + p.imageCacheBytes + p.fileBackedBytes
+        return a.dirtyCompressed - a.compressedPhysical + a.dirtyFrozen
+            + restored - (a.cache + a.purgeable + a.backingStore + a.imageCache + a.fileBacked)
     }
 
     /// Back in the foreground: the system rebuilds backing stores and image caches, purgeable data is made
@@ -354,7 +364,7 @@ extension Simulator {
     mutating func applyGrowth(_ i: Int) {
         let target = grownDirty(i)
         if target > apps[i].dirtyResident {
-            makeRoom(for: target - apps[i].dirtyResident)
+            makeRoom(for: target - apps[i].dirtyResident, app: i)
             guard apps[i].growing else { return }   // killed meanwhile
             setDirtyResident(i, target)
         }
@@ -470,13 +480,14 @@ extension Simulator {
         let i = Int(app)
         guard apps[i].state.isRunning else { return false }
         if apps[i].growing { applyGrowth(i) }
+        guard apps[i].state.isRunning else { return true }   // killed while its growth waited for pages
         // Saturate far below overflow (2^56 bytes): a runaway allocator meets its memory limit long before.
         let cap = Units.roundDown(1 << 56, to: device.pageSize)
         let pages = Units.roundUp(min(Int(clamping: bytes.magnitude), cap), to: device.pageSize)
         let old = apps[i].dirtyResident
         let new = bytes >= 0 ? min(old + pages, cap) : max(0, old - pages)
         if new > old {
-            makeRoom(for: new - old)
+            makeRoom(for: new - old, app: i)
             guard apps[i].state.isRunning else { return true }   // killed meanwhile
         }
         setDirtyResident(i, new)

@@ -47,12 +47,18 @@ extension Simulator {
         reclaimCleanPages()
         relieveWithoutKilling()
         updatePressureLevel()
-        let residentBefore = residentCount
+        var residentBefore = residentCount
         actUntilHealthy()
         // A kill can free compressor space or a freezer slot, or remove the app compression stopped at: the VM
         // goes on at once. Without this a second response to the same state could still find work, and results
-        // would depend on when one runs.
-        if residentCount < residentBefore { relieveWithoutKilling() }
+        // would depend on when one runs. The compressor may then fill past its "low on space" mark again (it
+        // compresses to its limit): the memorystatus thread acts on that at once too. Each round takes a kill.
+        while residentCount < residentBefore {
+            relieveWithoutKilling()
+            guard compressorLowOnSpace else { break }
+            residentBefore = residentCount
+            actUntilHealthy()
+        }
         reclaimCleanPages()
         updatePressureLevel()
         if available >= limits.critical { inOutOfMemory = false }
@@ -61,7 +67,7 @@ extension Simulator {
     }
 
     /// Whether the compressor is "low on space": the uncompressed data it holds, or its segments, above 98 % of
-    /// their limits (`vm_compressor_low_on_space`, vm_compressor.c:565–569; limits at 899, 914). Unhealthy.
+    /// their limits (`vm_compressor_low_on_space`, vm_compressor.c:565–568; limits at 899, 914). Unhealthy.
     /// (The pool, in whole segments, is above the segments' mark exactly when its bytes are above the mark's bytes.)
     var compressorLowOnSpace: Bool {
         limits.compressorOn && (memory.compressedLogical > limits.compressedNearLimit || memory.compressorPool > limits.poolNearLimit)
@@ -86,7 +92,9 @@ extension Simulator {
                     noteOutOfMemory()
                     return
                 }
-                if !device.appLimitFatal, attemptKill(scope: .overLimit, reason: .highwater) { continue }
+                // Any app over its current limit, fatal or not (kern_memorystatus.c:7010–7016): a fatal one gets here
+                // when its limit was lowered without a growth since (a suspended app's inactive limit).
+                if attemptKill(scope: .overLimit, reason: .highwater) { continue }
             }
             if available < limits.idle && healthy, attemptKill(scope: .idleBand, reason: .idleExit) { continue }
             if healthy && (reaperSweeping || reaperWouldStartSweep()) {
@@ -95,7 +103,8 @@ extension Simulator {
                 // (kern_memorystatus.c:6594–6603); the next may start a rescan interval later (4121–4146).
                 if attemptKill(scope: .longIdle, reason: .longIdleExit, endsOnPurge: true) { continue }
                 reaperSweeping = false
-                reaperCanRunAfter = now + device.reaper.rescanMicros
+                let (after, overflow) = now.addingReportingOverflow(device.reaper.rescanMicros)
+                reaperCanRunAfter = overflow ? Int.max : after
                 continue
             }
             if healthy { return }
@@ -232,7 +241,7 @@ extension Simulator {
 
     // MARK: Pressure levels
 
-    /// The pressure level as `vm_pressure_response` moves it (osfmk/vm/vm_pageout.c:4671–4740): from normal, critical
+    /// The pressure level as `vm_pressure_response` moves it (osfmk/vm/vm_pageout.c:4671–4744): from normal, critical
     /// is tested first, then warning; from warning, normal first, then critical; from critical, normal, then warning.
     /// - Compressor on (vm_pageout.c:10000–10064): the non-compressed pages (`AVAILABLE_NON_COMPRESSED_MEMORY`:
     ///   active, inactive, free, speculative; vm_page.h:1270) against `AVAILABLE_MEMORY`, those plus the pages the
@@ -278,7 +287,8 @@ extension Simulator {
         pressure = level
         if old == .normal {
             pressureEpoch &+= 1
-            timers.schedule(.sustainedPressure, at: now + device.timers.sustainedPressureMicros, token: pressureEpoch)
+            let (due, overflow) = now.addingReportingOverflow(device.timers.sustainedPressureMicros)
+            if !overflow { timers.schedule(.sustainedPressure, at: due, token: pressureEpoch) }
         }
         if level == .normal {
             pressureEpoch &+= 1

@@ -65,9 +65,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var compressionKey: UncheckedArray<Int>
     var residentCount = 0
     var suspendedCount = 0
-    /// The long-idle reaper (`reaperWouldStartSweep`): a sweep is under way; the next may start after `reaperCanRunAfter`.
     /// A pressure response is under way (`makeRoom` does not start another).
     var responding = false
+    /// The long-idle reaper (`reaperWouldStartSweep`): a sweep is under way; the next may start after `reaperCanRunAfter`.
     var reaperSweeping = false
     var reaperCanRunAfter = Int.min
     /// No app in band 0 is reapable before this time (a lower bound, so most checks need no scan of band 0): lowered
@@ -91,8 +91,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var sustainedKillsLeft = 0
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
-    /// Kill candidates (resident apps but the foreground one) in the order of the policy's ranking key, when it has
-    /// one (nil: kill decisions scan).
+    /// Kill candidates (resident apps, the foreground one too but on a cache-equivalent device) in the order of the
+    /// policy's ranking key, when it has one (nil: kill decisions scan).
     var rankedCandidates: RankedList?
     var order: [Int32] = []
     /// The device's thresholds in bytes, computed once (they are read several times per event).

@@ -18,7 +18,8 @@ public struct Device: Sendable, Equatable {
     /// Exceeding a fatal limit kills at once (`per-process-limit`); a soft one makes the app an early
     /// `highwater` victim under pressure.
     public var appLimitFatal: Bool
-    /// Whether the limits were set explicitly (warning at 80 %) or are the device default (warning 100 MB below).
+    /// Whether the limits were set explicitly rather than taken from the preset (reports only: the warning is at
+    /// 80 % either way, see `warningLevel`).
     public var appLimitExplicit: Bool
     public var compressor: Compressor
     public var freezer: Freezer
@@ -68,8 +69,8 @@ public struct Device: Sendable, Equatable {
     /// - `c_segment_pages_compressed_limit = c_segments_limit × (256 KiB / page) × multiplier`, the multiplier 2 at
     ///   ≤ 2 GiB of RAM and 1 above (vm_compressor.c:857–861, 902), and never below RAM's page count
     ///   (vm_compressor.c:904–911): the most uncompressed data the compressor may hold.
-    /// - "Low on space" is either count above 98 % of its limit (vm_compressor.c:565–569, 899, 914); it makes the
-    ///   system unhealthy (kern_memorystatus_policy.c:86–87, 116–125) and so kills by itself.
+    /// - "Low on space" is either count above 98 % of its limit (vm_compressor.c:565–568, 899, 914); it makes the
+    ///   system unhealthy (kern_memorystatus_policy.c:87–88, 116–125) and so kills by itself.
     public struct Compressor: Sendable, Equatable {
         public var enabled: Bool
         /// Default compression ratio in thousandths (2000 = 2 : 1); apps may override.
@@ -223,17 +224,14 @@ public struct Device: Sendable, Equatable {
         return total.overflow ? Int.max : total.partialValue
     }
 
-    /// The per-app warning level, in bytes: an app is warned when its footprint goes *above* it. The ledger keeps a
-    /// percentage of the limit, scaled by 65 536 (`le_warn_percent`, ledger.c:1375, compared at 793): 80 % for an
-    /// explicit limit (`PHYS_FOOTPRINT_WARNING_LEVEL`, task.c:430–431), and for the device's default task limit
-    /// `(L − 100 MB) × 100 / L` % in whole MB — 50 MB on devices under 1 GiB — never below 80 % (task.c:1048–1073).
+    /// The per-app warning level, in bytes: an app is warned when its footprint goes *above* it. Memorystatus writes
+    /// every app's limit to the ledger as a number of MB, the default one included (`memstat_set_memlimits_locked`
+    /// turns "default" into its value, kern_memorystatus.c:3135–3160; written at 262–264), so the ledger warns at
+    /// `PHYS_FOOTPRINT_WARNING_LEVEL`, 80 % (task.c:430–431), kept scaled by 65 536 and truncated (`le_warn_percent`,
+    /// ledger.c:1375, compared at 793). (task.c's "100 MB below the default limit" applies only to processes left
+    /// with the system-wide default, which apps are not.)
     public func warningLevel(forLimit limit: Int) -> Int {
-        var percent = 80
-        if !appLimitExplicit {
-            let limitMB = limit / Units.mebibyte, headroomMB = physicalBytes < 1 << 30 ? 50 : 100
-            if limitMB > headroomMB { percent = max(80, (limitMB - headroomMB) * 100 / limitMB) }
-        }
-        let scaled = percent * 65_536 / 100
+        let scaled = 80 * 65_536 / 100
         return Units.multiplyDivide(limit, scaled, by: 65_536)?.quotient ?? Int.max
     }
 

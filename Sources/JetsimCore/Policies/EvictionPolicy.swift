@@ -1,6 +1,7 @@
 /// A jetsam policy: it ranks kill candidates and nothing else. The engine decides *when* to kill and
-/// *which candidates* are eligible (a reason's band, the foreground only as a last resort), performs the kill
-/// and owns every byte of accounting.
+/// *which candidates* are eligible (the reason's walk: band 0 for idle-exit and the reaper, every band, the foreground
+/// app's included, for page shortage), performs the kill and owns every byte of accounting. A policy that ignores
+/// bands may therefore pick the foreground app.
 public protocol EvictionPolicy: Sendable {
     /// Name and effective parameters, as printed in every report row.
     var descriptor: PolicyDescriptor { get }
