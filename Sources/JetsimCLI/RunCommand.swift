@@ -68,8 +68,8 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "OS era, which sets the background-task budget: ios6 (600 s), ios7 (180 s), ios13 (30 s, the default).")
     var osEra: String?
 
-    @Flag(help: "Turn on the freezer: idle suspended apps are written to NAND below 50 % available memory (band 75).")
-    var freezer = false
+    @Flag(inversion: .prefixedNo, help: "The freezer (off by default; --freezer turns it on, --no-freezer off over a device file): below 50 % available memory, idle suspended apps are written to NAND (band 75), one per 10 s, while more than four are suspended unfrozen.")
+    var freezer: Bool?
 
     @Option(help: "Kernel whose rules apply: xnu-11417 (iOS 18, the default: the long-idle reaper is on) or xnu-10063 (iOS 17: no reaper).")
     var kernel: String?
@@ -122,7 +122,7 @@ public struct RunCommand: ParsableCommand {
         if backing != "model" { try Jemalloc.loadRelaunchingIfNeeded() }
         var deviceValue = try DeviceSource.resolve(device)
         if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
-        if freezer { deviceValue.freezer.enabled = true }
+        if let freezer { deviceValue.freezer.enabled = freezer }
         if let kernel, let k = Device.Kernel(rawValue: kernel) { deviceValue.setKernel(k) }
         let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
                                                 policiesDirectory: policies)

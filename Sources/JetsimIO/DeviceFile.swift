@@ -11,7 +11,7 @@ public enum DeviceFile {
         "pressure_warning_pct", "pressure_warning_exit_pct", "pressure_critical_pct", "pressure_critical_exit_pct",
         "compressor", "compress_ratio", "compressor_pool_mb", "os_era", "bg_task_budget_s", "launch_watchdog_s",
         "aging_s", "sustained_pressure_s", "purgeable_ripen_s", "freezer", "freezer_pct", "freezer_max_frozen",
-        "freezer_daily_write_mb", "freezer_min_resident_mb", "thaw_ms_per_mb", "kernel", "reaper", "reaper_pct",
+        "freezer_daily_write_mb", "freezer_min_resident_mb", "thaw_ms_per_mb", "freezer_suspended_threshold", "freezer_wake_s", "kernel", "reaper", "reaper_pct",
         "reaper_min_age_s", "reaper_rescan_s",
     ]
 
@@ -133,6 +133,8 @@ public enum DeviceFile {
         if let v = try number("freezer_daily_write_mb", unit: mb, expected: "a size in MB") { device.freezer.dailyWriteBudgetBytes = v }
         if let v = try number("freezer_min_resident_mb", unit: mb, expected: "a size in MB") { device.freezer.minResidentBytes = v }
         if let v = try number("thaw_ms_per_mb", unit: Units.microsPerMilli, expected: "milliseconds per MB") { device.freezer.thawMicrosPerMebibyte = v }
+        if let v = try number("freezer_suspended_threshold", unit: 1, expected: "a whole number of apps") { device.freezer.suspendedThreshold = v }
+        if let v = try number("freezer_wake_s", unit: Units.microsPerSecond, expected: "seconds") { device.freezer.wakeIntervalMicros = v }
         if let v = try scalar("kernel") {
             guard let kernel = Device.Kernel(rawValue: v) else {
                 throw fail("kernel", "expected one of \(Device.Kernel.allCases.map(\.rawValue).joined(separator: ", ")), found '\(v)'")

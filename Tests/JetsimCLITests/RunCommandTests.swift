@@ -210,15 +210,17 @@ func files(in directory: String) -> [String] {
         return String(row[row.count - (header.count - k)])
     }
 
-    @Test func freezerFlagTurnsTheFreezerOn() throws {
+    /// The freezer is off by default; `--freezer` turns it on, `--no-freezer` off (over a device file).
+    @Test func freezerFlagsTurnTheFreezerOnAndOff() throws {
         let dir = try scratch()
-        for flag in [[], ["--freezer"]] {
-            let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
-                                 "--out", "\(dir)/\(flag.count)", "--quiet"] + flag)
+        for (name, flag) in [("default", [String]()), ("off", ["--no-freezer"]), ("on", ["--freezer"])] {
+            let r = try CLI.run(["run", "--device", "iphone-6s", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                 "--out", "\(dir)/\(name)", "--quiet"] + flag)
             #expect(r.status == 0, "\(r.stderr)")
         }
-        #expect(try summaryValue(dir + "/0/summary.csv", "freezes") == "0")
-        #expect(try Int(summaryValue(dir + "/1/summary.csv", "freezes") ?? "") ?? 0 > 0)
+        #expect(try summaryValue(dir + "/off/summary.csv", "freezes") == "0")
+        #expect(try summaryValue(dir + "/default/summary.csv", "freezes") == "0")
+        #expect(try Int(summaryValue(dir + "/on/summary.csv", "freezes") ?? "") ?? 0 > 0)
     }
 
     @Test func aTraceWithAHugeGapFinishesAndWarnsAboutTheTimeseries() throws {

@@ -7,6 +7,7 @@ import Testing
         var d = testDevice(limitMB: 2000)
         d.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(200))
         d.freezer.enabled = true
+        d.freezer.suspendedThreshold = 0   // these scenarios keep few apps suspended; the threshold has its own test
         d.freezer.maxFrozen = maxFrozen
         d.freezer.dailyWriteBudgetBytes = mb(dailyMB)
         return d
@@ -15,9 +16,12 @@ import Testing
     @Test func idleAppsAreFrozenOutOfRamKeepingTheirFootprint() throws {
         var h = try Harness(device: freezerDevice(), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
         h.open("a", at: 0)
-        h.open("fg", at: 10)          // available 400 < 50 %; "a" is aging until 12 s
+        h.open("fg", at: 10)          // available 400 < 50 %; "a" is aging until 12 s; its suspension woke the
+                                      // freezer (nothing to take yet), which holds off its next wake-up for 10 s
         #expect(h.sim.priorityClass(of: h.id("a")) == .aging)
-        h.event(13, .alloc, "fg", value: 0)
+        h.event(19.9, .alloc, "fg", value: 0)
+        #expect(h.sim.priorityClass(of: h.id("a")) == .idle)
+        h.event(21, .alloc, "fg", value: 0)
         #expect(h.sim.priorityClass(of: h.id("a")) == .frozen)
         #expect(h.sim.band(of: h.id("a")) == 75)
         #expect(h.footprint("a") == mb(200))
@@ -97,12 +101,48 @@ import Testing
         #expect(h.finish().freezes == 0)
     }
 
-    @Test func theFreezerIsOffByDefault() throws {
-        var h = try Harness(device: testDevice(limitMB: 2000), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
+    /// Off by default (which iPhones have freezer swap, without which iOS's kernel never starts its freezer, is not in
+    /// any source); its kernel parameters are there for when it is turned on.
+    @Test func theFreezerIsOffByDefaultWithTheKernelsParameters() throws {
+        #expect(!DevicePresets.all.contains { $0.freezer.enabled })
+        #expect(!Device.cache(capacityBytes: 1 << 30).freezer.enabled)
+        #expect(DevicePresets.all.allSatisfy { $0.freezer.suspendedThreshold == 4 && $0.freezer.wakeIntervalMicros == sec(10) })
+    }
+
+    /// Six apps of 60 MB left one after the other, the freezer on with the kernel's threshold: it freezes only while
+    /// more than four suspended apps are unfrozen (kern_memorystatus_freeze.c:2222–2242), one app per wake-up, the
+    /// page-driven ones at least 10 s apart (freeze.c:2903–2960; kern_memorystatus_policy.c:784–801), oldest
+    /// entrant of band 0 first (policy.c:652–729).
+    @Test func theFreezerNeedsFiveUnfrozenSuspendedAppsAndTakesOnePerWakeUp() throws {
+        var d = freezerDevice()
+        d.freezer.suspendedThreshold = 4
+        let names = (0..<6).map { "s\($0)" }
+        var h = try Harness(device: d, apps: names.map { bareApp($0, dirtyMB: 60) } + [bareApp("fg", dirtyMB: 300)], policy: XNUPolicy())
+        for (k, n) in names.enumerated() { h.open(n, at: Double(k)) }
+        h.open("fg", at: 6)         // 660 MB used: below 50 % available; six suspended, none frozen
+        h.event(100, .alloc, "fg", value: 0)
+        let r = h.finish()
+        // Six unfrozen: s0 (the oldest in band 0) at the first wake-up after the hold-off of fg's suspension of s5;
+        // then five unfrozen: s1 ten seconds later; then four: no more.
+        #expect(r.freezes == 2)
+        #expect(h.sim.priorityClass(of: h.id("s0")) == .frozen && h.sim.priorityClass(of: h.id("s1")) == .frozen)
+        #expect(h.sim.priorityClass(of: h.id("s2")) == .idle)
+    }
+
+    /// A thawed app stays frozen for the kernel (`P_MEMSTAT_FROZEN` kept, kern_memorystatus.c:3771–3830): it still
+    /// counts as frozen, and when it is suspended again it goes straight back to band 75, not through aging to 0
+    /// (kern_memorystatus.c:2868–2881).
+    @Test func aThawedAppStaysFrozenAndReturnsToItsBand() throws {
+        var h = try Harness(device: freezerDevice(), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
         h.open("a", at: 0)
         h.open("fg", at: 10)
-        h.event(100, .alloc, "fg", value: 0)
-        #expect(h.finish().freezes == 0)
-        #expect(!DevicePresets.all.contains { $0.freezer.enabled })
+        h.event(21, .alloc, "fg", value: 0)       // a frozen
+        h.open("a", at: 30)                        // thawed in front
+        #expect(h.sim.priorityClass(of: h.id("a")) == .foreground)
+        h.open("fg", at: 40)                       // a suspended again: band 75 at once
+        #expect(h.sim.priorityClass(of: h.id("a")) == .frozen)
+        #expect(h.sim.band(of: h.id("a")) == 75)
+        let r = h.finish()
+        #expect(r.freezes == 1 && r.thaws == 1)
     }
 }

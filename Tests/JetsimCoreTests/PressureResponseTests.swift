@@ -264,10 +264,12 @@ import Testing
         var d = testDevice(limitMB: 2000)
         d.compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: mb(200))
         d.freezer.enabled = true
+        d.freezer.suspendedThreshold = 0
         var h = try harness([bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], device: d)
         h.open("a", at: 0)
-        h.open("fg", at: 10)      // available 400 < 50 %: the freezer would take "a", aging until 12 s
-        h.event(12.5, .alloc, "a", value: 1)   // ignored: no response of its own
+        h.open("fg", at: 10)      // available 400 < 50 %: the freezer would take "a", aging until 12 s, once its
+                                  // wake-ups are no longer held off (20 s: 10 s after the one at a's suspension)
+        h.event(20.5, .alloc, "a", value: 1)   // ignored: no response of its own
         #expect(h.sim.priorityClass(of: h.id("a")) == .frozen)
     }
 }

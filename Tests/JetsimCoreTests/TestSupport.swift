@@ -4,12 +4,13 @@ import Testing
 func mb(_ x: Int) -> Int { x * Units.mebibyte }
 func sec(_ x: Int) -> Int { x * Units.microsPerSecond }
 
-/// A device with round numbers: no OS reserve, compressor off, thresholds 5 / 10 / 15 % of RAM.
+/// A device with round numbers: no OS reserve, compressor and freezer off, thresholds 5 / 10 / 15 % of RAM.
 func testDevice(ramMB: Int = 1000, limitMB: Int = 900) -> Device {
     var d = Device(name: "test", physicalBytes: mb(ramMB), appLimitBytes: mb(limitMB))
     d.reserveBytes = 0
     d.killThresholds = .init(criticalPercent: 5, idlePercent: 10, softPercent: 15)
     d.compressor.enabled = false
+    d.freezer.enabled = false
     return d
 }
 

@@ -204,7 +204,8 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
     }
 
     @Test func freezerKeys() throws {
-        let d = try DeviceFile.parse("base: iphone-xs\nfreezer: true\nfreezer_pct: 40\nfreezer_max_frozen: 5\nfreezer_daily_write_mb: 512\nthaw_ms_per_mb: 1.5\n", file: "f.yaml")
+        let d = try DeviceFile.parse("base: iphone-xs\nfreezer: true\nfreezer_pct: 40\nfreezer_max_frozen: 5\nfreezer_daily_write_mb: 512\nthaw_ms_per_mb: 1.5\nfreezer_suspended_threshold: 2\nfreezer_wake_s: 30\n", file: "f.yaml")
+        #expect(d.freezer.suspendedThreshold == 2 && d.freezer.wakeIntervalMicros == 30_000_000)
         #expect(d.freezer.enabled && d.freezer.thresholdPercent == 40 && d.freezer.maxFrozen == 5)
         #expect(d.freezer.dailyWriteBudgetBytes == 512 * Units.mebibyte && d.freezer.thawMicrosPerMebibyte == 1500)
     }

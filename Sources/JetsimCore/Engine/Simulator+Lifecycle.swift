@@ -97,7 +97,7 @@ extension Simulator {
         makeRoom(for: resumeBytes(i), app: i)
         guard apps[i].state.isResident else { return }   // killed while its pages waited
         if apps[i].dirtyCompressed > 0 { decompress(i) }
-        if apps[i].frozen {
+        if apps[i].dirtyFrozen > 0 {
             let latency = profiles[i].resumeMillis + thaw(i)
             apps[i].thawedResumes += 1
             metrics.thawedResumeLatencies[latency, default: 0] += 1
@@ -264,7 +264,7 @@ extension Simulator {
             apps[i].backgroundEntryTime = now
         case .suspended:
             if apps[i].dirtyCompressed > 0 { decompress(i) }
-            if apps[i].frozen { _ = thaw(i) }
+            if apps[i].dirtyFrozen > 0 { _ = thaw(i) }
             transition(i, to: .background, .performBackgroundWake, cause: .system)
             apps[i].backgroundEntryTime = now
         case .background:
@@ -364,8 +364,11 @@ extension Simulator {
         if apps[i].state == .background && apps[i].handlerUntil == 0 && apps[i].activity(declared: profiles[i].backgroundModes).isEmpty {
             transition(i, to: .suspended, .none, cause: .system)
             if !device.cacheEquivalent { makePurgeableVolatile(i) }
-            apps[i].agingUntil = now + device.timers.agingMicros
-            timers.schedule(.agingEnd, at: apps[i].agingUntil, app: Int32(i), generation: apps[i].generation)
+            if device.freezer.enabled { freezerWokenByInactivity = true }
+            if !apps[i].frozen {   // a frozen app goes back to band 75 at once, no aging (kern_memorystatus.c:2868–2881)
+                apps[i].agingUntil = now + device.timers.agingMicros
+                timers.schedule(.agingEnd, at: apps[i].agingUntil, app: Int32(i), generation: apps[i].generation)
+            }
         }
         refreshPriorityClass(i)
     }

@@ -251,14 +251,14 @@ extension Simulator {
         return true
     }
 
-    /// Frozen pages are read back into RAM; returns the extra latency (ms) the thaw costs.
+    /// Frozen pages are read back into RAM; returns the extra latency (ms) the thaw costs. The app stays frozen
+    /// (`P_MEMSTAT_FROZEN` is kept on resume, kern_memorystatus.c:3771–3830): it counts against the freezer's limits
+    /// and returns to the frozen band (75) when it is suspended again (kern_memorystatus.c:2868–2881).
     mutating func thaw(_ i: Int) -> Int {
         let bytes = apps[i].dirtyFrozen
         apps[i].dirtyResident += bytes
         refreshCompressionKey(i)
         apps[i].dirtyFrozen = 0
-        apps[i].frozen = false
-        frozenCount -= 1
         memory.free -= bytes
         metrics.thaws += 1
         mirror(i, reclaim: false)

@@ -41,6 +41,7 @@ extension Simulator {
             updatePressureLevel()
             if pressure != level { updatePressureLevel() }
             inOutOfMemory = false
+            if freezerWokenByInactivity { runFreezer() }   // it wakes, finds memory plentiful, and is held off 10 s
             scheduleReaperRecheck()
             return
         }
@@ -93,8 +94,9 @@ extension Simulator {
                     return
                 }
                 // Any app over its current limit, fatal or not (kern_memorystatus.c:7010–7016): a fatal one gets here
-                // when its limit was lowered without a growth since (a suspended app's inactive limit).
-                if attemptKill(scope: .overLimit, reason: .highwater) { continue }
+                // when its limit was lowered without a growth since (a suspended app's inactive limit), so with fatal
+                // limits only a lower inactive limit can leave one (the scan is skipped otherwise).
+                if limits.overLimitPossible, attemptKill(scope: .overLimit, reason: .highwater) { continue }
             }
             if available < limits.idle && healthy, attemptKill(scope: .idleBand, reason: .idleExit) { continue }
             if healthy && (reaperSweeping || reaperWouldStartSweep()) {
@@ -165,7 +167,7 @@ extension Simulator {
 
     /// The freezer, then purges of volatile memory, then compression, each only as far as memory is short.
     private mutating func relieveWithoutKilling() {
-        if device.freezer.enabled && available < limits.freezer { runFreezer() }
+        if device.freezer.enabled && (available <= limits.freezer || freezerWokenByInactivity) { runFreezer() }
         let soft = limits.soft
         if available < soft && device.compressor.enabled {
             // With the compressor off, volatile memory already counts as available and is purged on demand.
@@ -187,13 +189,27 @@ extension Simulator {
         if !overflow && ripe > now { scheduleRecheck(at: ripe) }
     }
 
+    private func recheckPending(atOrBefore time: Int) -> Bool {
+        if let pending = timers.pendingTime(of: .pressureRecheck), pending <= time { return true }
+        return false
+    }
+
     /// Keeps one pressure recheck pending, at the earliest time asked for.
     private mutating func scheduleRecheck(at time: Int) {
         if let pending = timers.pendingTime(of: .pressureRecheck), pending <= time { return }
         timers.schedule(.pressureRecheck, at: time)   // replaces a later one
     }
 
-    /// Freezes idle suspended apps, least recently used first, within the freezer's count and daily write budget.
+    /// One wake-up of the freezer thread (xnu-11417 `bsd/kern/kern_memorystatus_freeze.c`,
+    /// `kern_memorystatus_policy.c`):
+    /// - it runs while available memory is at or below the freezer threshold (freeze.c:2252–2254) and fewer than
+    ///   `maxFrozen` apps are frozen; page-driven wake-ups are held off for `wakeIntervalMicros` (10 s) after each run
+    ///   (`memorystatus_freezer_thread_next_run_ts`, freeze.c:2903–2960; policy.c:741–780), a wake at an app's
+    ///   suspension (`memorystatus_on_inactivity`, kern_memorystatus.c:3833–3840) is not;
+    /// - each run freezes at most one app (policy.c:784–801), and only while more than `suspendedThreshold` (4)
+    ///   suspended apps are unfrozen (freeze.c:2222–2242; frozen apps count as frozen after a thaw too);
+    /// - the candidate is the first of band 0 in list order, the oldest entrant (policy.c:652–729), suspended, not
+    ///   frozen, with a footprint of at least `minResidentBytes` (policy.c:446–590), within the day's write budget.
     private mutating func runFreezer() {
         let dayMicros = 86_400 * Units.microsPerSecond
         let day = (now - startTime) / dayMicros
@@ -201,27 +217,51 @@ extension Simulator {
             freezerDay = day
             freezerDayWritten = 0
         }
-        while frozenCount < device.freezer.maxFrozen && available < limits.freezer {
-            var best: Int?
-            var bestTime = Int.max
-            for app in resident.members {
-                let i = Int(app)
-                guard apps[i].priorityClass == .idle && !apps[i].frozen
-                    && apps[i].footprint >= device.freezer.minResidentBytes && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
-                    && apps[i].lastForegroundTime < bestTime else { continue }
-                best = i
-                bestTime = apps[i].lastForegroundTime
+        let woken = freezerWokenByInactivity
+        freezerWokenByInactivity = false
+        let wanted = available <= limits.freezer && frozenCount < device.freezer.maxFrozen
+        guard woken || (wanted && now >= freezerNextRun) else {
+            // Held off: the next page-driven wake-up comes when the hold-off ends, if it could freeze then.
+            if wanted && freezerNextRun < Int.max && !recheckPending(atOrBefore: freezerNextRun) && freezerCouldFreeze() {
+                scheduleRecheck(at: freezerNextRun)
             }
-            guard let i = best else { return }
-            guard freeze(i) else {
-                // The day's write budget is spent: the freezer goes on when the next day's budget starts.
-                let offset = (day + 1).multipliedReportingOverflow(by: dayMicros)
-                let next = startTime.addingReportingOverflow(offset.partialValue)
-                if !offset.overflow && !next.overflow { scheduleRecheck(at: next.partialValue) }
-                return
-            }
-            refreshPriorityClass(i)
+            return
         }
+        let (next, late) = now.addingReportingOverflow(device.freezer.wakeIntervalMicros)
+        freezerNextRun = late ? Int.max : next   // after every run of the thread, whatever it found
+        guard wanted, suspendedCount - frozenCount > device.freezer.suspendedThreshold, let i = freezerCandidate() else { return }
+        guard freeze(i) else {
+            // The day's write budget is spent: the freezer goes on when the next day's budget starts.
+            let offset = (day + 1).multipliedReportingOverflow(by: dayMicros)
+            let next = startTime.addingReportingOverflow(offset.partialValue)
+            if !offset.overflow && !next.overflow { scheduleRecheck(at: next.partialValue) }
+            return
+        }
+        refreshPriorityClass(i)
+        // Time alone brings the next page-driven wake-up: due then only if it could freeze (otherwise a change of
+        // state that makes it possible, an app reaching band 0 among them, has a response of its own).
+        if frozenCount < device.freezer.maxFrozen && freezerCouldFreeze() && freezerNextRun < Int.max {
+            scheduleRecheck(at: freezerNextRun)
+        }
+    }
+
+    /// Whether a run of the freezer would find an app to freeze now (memory and the frozen count aside).
+    private func freezerCouldFreeze() -> Bool {
+        suspendedCount - frozenCount > device.freezer.suspendedThreshold && freezerCandidate() != nil
+    }
+
+    /// The oldest entrant of band 0 the freezer may take, or nil.
+    private func freezerCandidate() -> Int? {
+        var best: Int?
+        var bestEntry = UInt64.max
+        for app in resident.members {
+            let i = Int(app)
+            guard apps[i].priorityClass == .idle && !apps[i].frozen && apps[i].footprint >= device.freezer.minResidentBytes
+                && apps[i].dirtyResident + apps[i].dirtyCompressed > 0 && apps[i].bandEntrySequence < bestEntry else { continue }
+            best = i
+            bestEntry = apps[i].bandEntrySequence
+        }
+        return best
     }
 
     /// The suspended app with resident dirty memory that was in the foreground longest ago (ties: the first in

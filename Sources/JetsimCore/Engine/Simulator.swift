@@ -77,6 +77,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// NAND bytes the freezer wrote in the current simulated day, and which day that is.
     var freezerDayWritten = 0
     var freezerDay = 0
+    /// The freezer's next page-driven wake-up may not come before this; an app's suspension wakes it at once.
+    var freezerNextRun = Int.min
+    var freezerWokenByInactivity = false
     var inOutOfMemory = false
     var metrics = MetricsCollector()
     var kills: [KillRecord] = []
@@ -519,7 +522,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             if compressionKey[i] != (a.state == .suspended && a.dirtyResident > 0 ? a.lastForegroundTime : .max) {
                 problems.append("app \(i)'s compression key is stale")
             }
-            if a.frozen && (a.state != .suspended || a.priorityClass != .frozen) { problems.append("app \(i) is frozen but \(a.state)") }
+            if a.frozen && a.state == .suspended && a.priorityClass != .frozen { problems.append("app \(i) is frozen but not in the frozen band") }
+            if a.dirtyFrozen > 0 && a.state != .suspended { problems.append("app \(i) runs with frozen memory") }
             if a.frozen { frozen += 1 }
             if Int32(i) == foreground {
                 if a.state != .active && a.state != .inactive { problems.append("foreground app \(i) is \(a.state)") }
@@ -554,6 +558,9 @@ struct ThresholdBytes {
     let poolNearLimit: Int
     /// The reaper's minimum age in band 0.
     let reaperMinAge: Int
+    /// Whether an app can be over its limit without having been killed: soft limits, or an inactive limit below the
+    /// active one (set on suspension, checked only at the next growth).
+    let overLimitPossible: Bool
     /// The pressure levels' thresholds on the non-compressed share of memory.
     let pressure: Device.PressureThresholds
     /// The footprints at which an app is warned that it nears its active and its inactive limit.
@@ -579,10 +586,11 @@ struct ThresholdBytes {
         let pool = segmentsNearLimit.multipliedReportingOverflow(by: device.compressor.segmentBytes)
         poolNearLimit = pool.overflow ? Int.max : pool.partialValue
         reaperMinAge = device.reaper.minIdleAgeMicros
+        overLimitPossible = !device.appLimitFatal || device.appLimitInactiveBytes < device.appLimitActiveBytes
         pressure = device.pressureThresholds
         activeWarning = device.warningLevel(forLimit: device.appLimitActiveBytes)
         inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)
-        quiet = max(soft, idle, critical, device.freezer.enabled ? freezer : Int.min)
+        quiet = max(soft, idle, critical, device.freezer.enabled ? freezer + 1 : Int.min)   // the freezer runs at its threshold too
         compressorOn = device.compressor.enabled
         pageMask = device.pageSize > 0 && device.pageSize & (device.pageSize - 1) == 0 ? device.pageSize - 1 : -1
     }

@@ -118,9 +118,15 @@ public struct Device: Sendable, Equatable {
     /// iOS's freezer (xnu-jetsam.md §8): when available memory is below `thresholdPercent` of RAM, idle suspended
     /// apps (least recently used first, with a footprint of at least `minResidentBytes`) have their dirty memory compressed
     /// and written to NAND and move to the frozen band. Frozen pages still count in the footprint; a resume thaws
-    /// them (slower than a plain resume, far faster than a cold launch). Off by default.
+    /// them (slower than a plain resume, far faster than a cold launch). Off by default: iOS's kernel enables it
+    /// (`FREEZE_ENABLED_DEFAULT`, kern_memorystatus_freeze.c:124–129) but starts its thread only on devices with
+    /// freezer swap (freeze.c:1678–1707), and no source says which iPhones have it (README: "The freezer").
     public struct Freezer: Sendable, Equatable {
         public var enabled = false
+        /// Freeze only while more than this many suspended apps are unfrozen (`FREEZE_SUSPENDED_THRESHOLD_DEFAULT`).
+        public var suspendedThreshold = 4
+        /// Page-driven wake-ups of the freezer at most this often (`memorystatus_apps_idle_delay_time` × 1, 10 s).
+        public var wakeIntervalMicros = 10 * Units.microsPerSecond
         public var thresholdPercent = 50
         public var maxFrozen = 20
         /// NAND writes allowed per simulated day (2048 MB).
