@@ -103,8 +103,8 @@ public enum DeviceFile {
             device.appLimitActiveBytes = v
             device.appLimitInactiveBytes = v
         }
-        if let v = try number("app_limit_active_mb", unit: mb, expected: "a size in MB") { device.appLimitActiveBytes = v; device.appLimitExplicit = true }
-        if let v = try number("app_limit_inactive_mb", unit: mb, expected: "a size in MB") { device.appLimitInactiveBytes = v; device.appLimitExplicit = true }
+        if let v = try number("app_limit_active_mb", unit: mb, expected: "a size in MB") { device.appLimitActiveBytes = v }
+        if let v = try number("app_limit_inactive_mb", unit: mb, expected: "a size in MB") { device.appLimitInactiveBytes = v }
         if let v = try flag("app_limit_fatal") { device.appLimitFatal = v }
         if let v = try percent("critical_pct") { device.killThresholds.criticalPercent = v }
         if let v = try percent("idle_pct") { device.killThresholds.idlePercent = v }

@@ -199,7 +199,7 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         """, file: "d.yaml")
         #expect(d.name == "my-x" && d.physicalBytes == 2785 * Units.mebibyte)
         #expect(d.reserveBytes == 400 * Units.mebibyte)
-        #expect(d.appLimitActiveBytes == 1500 * Units.mebibyte && d.appLimitInactiveBytes == 1000 * Units.mebibyte && d.appLimitExplicit)
+        #expect(d.appLimitActiveBytes == 1500 * Units.mebibyte && d.appLimitInactiveBytes == 1000 * Units.mebibyte)
         #expect(!d.compressor.enabled && d.backgroundTaskBudgetMicros == 180_000_000 && d.killThresholds.softPercent == 14)
     }
 

@@ -18,9 +18,6 @@ public struct Device: Sendable, Equatable {
     /// Exceeding a fatal limit kills at once (`per-process-limit`); a soft one makes the app an early
     /// `highwater` victim under pressure.
     public var appLimitFatal: Bool
-    /// Whether the limits were set explicitly rather than taken from the preset (reports only: the warning is at
-    /// 80 % either way, see `warningLevel`).
-    public var appLimitExplicit: Bool
     public var compressor: Compressor
     public var freezer: Freezer
     /// The kernel whose rules apply (README: Kernel versions); it decides the reaper's default.
@@ -181,7 +178,6 @@ public struct Device: Sendable, Equatable {
         appLimitActiveBytes = appLimitBytes
         appLimitInactiveBytes = appLimitBytes
         appLimitFatal = true
-        appLimitExplicit = false
         compressor = .init(enabled: true, ratioMilli: 2000, poolLimitBytes: physicalBytes)
         freezer = .init()
         kernel = .xnu11417
