@@ -13,7 +13,7 @@ import Darwin
 /// glibc refuses a `dlopen` of Debian's build ("cannot allocate memory in static TLS block": its thread-local
 /// storage is initial-exec, 2.6 KiB, and glibc reserves 512 bytes for such libraries by default). Raising the
 /// reserve with `GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384` before the process starts makes it load;
-/// `relaunchWithStaticTLSRoom` does that for the `jetsim` executable.
+/// `Jemalloc.loadRelaunchingIfNeeded` does that for the `jetsim` executable.
 struct JemallocLibrary: @unchecked Sendable {   // C function pointers and an immutable handle
     typealias Mallocx = @convention(c) (Int, Int32) -> UnsafeMutableRawPointer?
     typealias Dallocx = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Void

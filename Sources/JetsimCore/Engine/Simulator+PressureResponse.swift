@@ -196,7 +196,7 @@ extension Simulator {
 
     /// Keeps one pressure recheck pending, at the earliest time asked for.
     private mutating func scheduleRecheck(at time: Int) {
-        if let pending = timers.pendingTime(of: .pressureRecheck), pending <= time { return }
+        if recheckPending(atOrBefore: time) { return }
         timers.schedule(.pressureRecheck, at: time)   // replaces a later one
     }
 
