@@ -70,7 +70,8 @@ public struct CacheSimCommand: ParsableCommand {
         let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
         let given = commaSeparated(capacity).compactMap(CacheCapacity.init(parsing:))
         var workingSet = 0
-        if given.contains(where: \.isShare) { workingSet = try LibCacheSimStream.workingSet(path: trace, fields: fields).bytes }
+        let input = try ReadOnceInput(trace)   // read twice when a capacity is a share of the working set
+        if given.contains(where: \.isShare) { workingSet = try LibCacheSimStream.workingSet(path: input.path, fields: fields, name: trace).bytes }
         let capacities = given.map { $0.bytes(workingSet: workingSet) }
         var cells: [any ReplayCell] = []
         for text in commaSeparated(policy) {
@@ -85,8 +86,9 @@ public struct CacheSimCommand: ParsableCommand {
             }
         }
         // One pass: each batch goes through every cell while the next one is parsed on a second thread.
-        let requests = ReadAheadRequests(try LibCacheSimStream(path: trace, fields: fields))
+        let requests = ReadAheadRequests(try LibCacheSimStream(path: input.path, fields: fields, name: trace))
         while try requests.next({ batch in for k in cells.indices { cells[k].replay(batch) } }) {}
+        withExtendedLifetime(input) {}
         guard let total = cells.first?.counters.requests, total > 0 else {
             throw InputError(file: trace, message: "no requests in the trace")
         }
@@ -96,7 +98,9 @@ public struct CacheSimCommand: ParsableCommand {
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(stem(traceName))-cachesim"
         let rows = cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
-        try inOutputDirectory(directory) { try CacheReport.write(rows, trace: traceName, seed: seed, to: directory) }
+        try inReportDirectory(directory, replaceable: OutputNames.cachesim) { staging in
+            try CacheReport.write(rows, trace: traceName, seed: seed, to: staging)
+        }
         if !quiet {
             for r in rows {
                 let c = r.counters

@@ -40,17 +40,20 @@ func commaSeparated(_ text: String) -> [String] {
     text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 }
 
-/// Runs `body` with `directory` made; when it fails, removes the directory again if this call made it (and it is
-/// still empty), so a failed run leaves nothing behind.
-func inOutputDirectory(_ directory: String, _ body: () throws -> Void) throws {
-    let created = !directoryExists(directory)
+/// Runs `body` with a private staging directory for the reports of `directory` (`ReportDirectory`), then publishes
+/// them as one set. When `body` fails, nothing appears and an earlier set at `directory` stays as it was.
+/// - Parameter replaceable: the files the command writes; an existing directory holding anything else is refused.
+func inReportDirectory<R>(_ directory: String, replaceable: [String], _ body: (_ staging: String) throws -> R) throws -> R {
+    let reports = try ReportDirectory(directory, replaceable: replaceable)
+    let result: R
     do {
-        try makeDirectories(directory)
-        try body()
+        result = try body(reports.staging)
     } catch {
-        if created { rmdir(directory) }   // fails harmlessly if not empty
+        reports.discard()
         throw error
     }
+    try reports.publish()
+    return result
 }
 
 func printError(_ message: String) {

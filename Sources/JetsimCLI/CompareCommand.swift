@@ -117,15 +117,20 @@ public struct CompareCommand: ParsableCommand {
         // Parse the workload once; every cell shares the dense event array (and next uses, if any policy needs them).
         let catalog: AppCatalog
         let events: [TraceEvent]
+        // Pipes are copied once (`ReadOnceInput`): the inputs are read again below, to hash them into manifest.json.
+        let traceInput = try ReadOnceInput(plan.trace)
+        let appsInput = try plan.apps.map { path throws(InputError) in try ReadOnceInput(path) }
+        var readFrom = [traceInput.name: traceInput.path]
+        if let appsInput { readFrom[appsInput.name] = appsInput.path }
         if plan.format == "libcachesim" {
-            let lcs = try LibCacheSimTrace(path: plan.trace)
+            let lcs = try LibCacheSimTrace(path: traceInput.path, name: plan.trace)
             catalog = lcs.catalog
             var source = EventSource.libCacheSim(lcs)
             events = try source.readAll()
         } else {
             // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
-            catalog = try CatalogFile.read(path: plan.apps ?? "")
-            events = try TraceReader.readAll(path: plan.trace, catalog: catalog, threads: min(plan.jobs, 2))
+            catalog = try CatalogFile.read(path: appsInput?.path ?? "", name: plan.apps)
+            events = try TraceReader.readAll(path: traceInput.path, catalog: catalog, threads: min(plan.jobs, 2), name: plan.trace)
         }
         let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
                                                                         policiesDirectory: policiesDirectory) }
@@ -162,10 +167,10 @@ public struct CompareCommand: ParsableCommand {
         let rest = cells.indices.filter { $0 != chartIndex }
         let queue = WorkQueue(order: [chartIndex] + rest.filter { scans[cells[$0].policy] } + rest.filter { !scans[cells[$0].policy] })
         let catalogNames = catalog.profiles.map(\.name)
-        // The directory is made before the cells, so the charted cell's thread can write the largest files while the
-        // other cells run; a failed grid removes it again (when this run made it).
-        try inOutputDirectory(plan.out) {
-            let chart = ChartBox()   // inside: its uncommitted files must be gone before a failed grid removes the directory
+        // The staging directory is made before the cells, so the charted cell's thread can write the largest files while
+        // the other cells run; a failed grid removes it, and the reports appear only when all are written.
+        try inReportDirectory(plan.out, replaceable: OutputNames.compare) { staging in
+            let chart = ChartBox()
             DispatchQueue.concurrentPerform(iterations: jobs) { _ in
                 // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
                 while let k = queue.next() {
@@ -181,7 +186,7 @@ public struct CompareCommand: ParsableCommand {
                                              keepKillsAndSamples: k == chartIndex)
                         if k == chartIndex {
                             let files = try ChartFiles(result, catalogNames: catalogNames)
-                            chart.set(files, written: try files.write(into: plan.out))
+                            chart.set(files, written: try files.write(into: staging))
                         }
                         report(slots.set(k, result))
                     } catch {
@@ -192,8 +197,11 @@ public struct CompareCommand: ParsableCommand {
             if let error = failure.first { throw error }
             if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
             guard let chartFiles = chart.files else { throw ValidationError("the charted cell did not run") }
-            try writeReports(plan, results: slots.all, chart: chartFiles, chartWritten: chart.written, devices: devices, started: started)
+            try writeReports(plan, into: staging, readFrom: readFrom, results: slots.all, chart: chartFiles, chartWritten: chart.written, devices: devices,
+                             started: started)
         }
+        withExtendedLifetime((traceInput, appsInput)) {}   // their private copies are hashed into manifest.json above
+        if !quiet { print("reports: \(plan.out)/ (charts: report.html)") }
     }
 
     static func printProgress(_ done: Int, of total: Int, started: Date, final: Bool = false) {
@@ -203,11 +211,11 @@ public struct CompareCommand: ParsableCommand {
         print("\r\u{1B}[Kcells \(done)/\(total), \(String(format: "%.1f", elapsed)) s elapsed, ETA \(String(format: "%.1f", eta)) s", terminator: final ? "\n" : "", to: &stderr)
     }
 
-    /// Writes into `plan.out`, which exists by now (made before the cells).
+    /// Writes into `directory`, the staging directory of `plan.out` (made before the cells).
     /// - Parameters:
     ///   - chart: the charted cell's files, drawn when it finished.
     ///   - chartWritten: its CSV files, written under temporary names then and committed here with the others.
-    private func writeReports(_ plan: Plan, results: [SimulationResult], chart: ChartFiles, chartWritten: [AtomicFile],
+    private func writeReports(_ plan: Plan, into directory: String, readFrom: [String: String], results: [SimulationResult], chart: ChartFiles, chartWritten: [AtomicFile],
                               devices: [Device], started: Date) throws {
         let traceName = baseName(plan.trace)
         let labels = RunLabels(trace: traceName, appNames: [])
@@ -232,11 +240,13 @@ public struct CompareCommand: ParsableCommand {
                                      "interval_s": Double(plan.interval) / 1e6, "baseline": plan.baseline ?? plan.policies[0],
                                      "jobs": plan.jobs, "out": plan.out]
         if let apps = plan.apps { config["apps"] = apps }
-        let inputs = [plan.trace] + (plan.apps.map { [$0] } ?? []) + (self.config.map { [$0] } ?? [])
+        let read = [plan.trace] + (plan.apps.map { [$0] } ?? []) + (self.config.map { [$0] } ?? [])
+            + plan.devices.compactMap(DeviceSource.file) + plan.policies.compactMap { PolicySource.file($0, policiesDirectory: policiesDirectory) }
+        let inputs = read.map { (name: $0, path: readFrom[$0] ?? $0) }
         let manifest = try CompareReports.manifest(command: CommandLine.arguments, config: config, inputs: inputs,
                                                    policies: plan.policies.indices.map { results[$0 * plan.seeds.count].policy },
                                                    seeds: plan.seeds, started: started, wallSeconds: Date().timeIntervalSince(started))
-        var files: [AtomicFile] = []   // into the directory `inOutputDirectory` made before the cells
+        var files: [AtomicFile] = []
         // Chart data: every run's latency distribution, and the time series and kills of the charted cell.
         var latency = CSVLine.of(["device", "policy", "seed", "latency_ms", "launches"])
         for r in results {
@@ -247,18 +257,15 @@ public struct CompareCommand: ParsableCommand {
         var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency)]
         if plan.interval > 0 { contents.append(("intervals.csv", intervals)) }
         for (name, text) in contents {
-            let f = try AtomicFile(path: plan.out + "/" + name)
+            let f = try AtomicFile(path: directory + "/" + name)
             try f.write(text)
             files.append(f)
         }
         for f in files + chartWritten { try f.commit() }
-        let page = try AtomicFile(path: plan.out + "/report.html")
-        try page.write(try ChartReport.html(directory: plan.out, memoryChart: chart.memoryChart))
+        let page = try AtomicFile(path: directory + "/report.html")
+        try page.write(try ChartReport.html(directory: directory, memoryChart: chart.memoryChart))
         try page.commit()
-        if !quiet {
-            print(CompareReports.table(rows, header: header, seeds: plan.seeds.count), terminator: "")
-            print("reports: \(plan.out)/ (charts: report.html)")
-        }
+        if !quiet { print(CompareReports.table(rows, header: header, seeds: plan.seeds.count), terminator: "") }
     }
 }
 

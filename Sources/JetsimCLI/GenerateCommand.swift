@@ -68,26 +68,28 @@ public struct GenerateCommand: ParsableCommand {
             options.forceQuitProbability = forceQuit
             let generator = WorkloadGenerator(options: options)
             let names = generator.catalog.map(\.name)
-            try makeDirectories(out)
-            var files: [AtomicFile] = []
-            let catalog = try AtomicFile(path: out + "/apps.csv")
-            try catalog.write(WorkloadFiles.catalogCSV(generator.catalog))
-            files.append(catalog)
-            var trace: AtomicFile?
-            var rows = 0
-            for user in 0..<users {
-                if perUser || trace == nil {
-                    let file = try AtomicFile(path: out + (perUser ? "/trace-user-\(user + 1).csv" : "/trace.csv"))
-                    try file.write(WorkloadFiles.traceHeader)
-                    files.append(file)
-                    trace = file
+            let rows = try inReportDirectory(out, replaceable: OutputNames.workload) { staging in
+                var files: [AtomicFile] = []
+                let catalog = try AtomicFile(path: staging + "/apps.csv")
+                try catalog.write(WorkloadFiles.catalogCSV(generator.catalog))
+                files.append(catalog)
+                var trace: AtomicFile?
+                var rows = 0
+                for user in 0..<users {
+                    if perUser || trace == nil {
+                        let file = try AtomicFile(path: staging + (perUser ? "/trace-user-\(user + 1).csv" : "/trace.csv"))
+                        try file.write(WorkloadFiles.traceHeader)
+                        files.append(file)
+                        trace = file
+                    }
+                    for e in generator.events(user: user, startDay: perUser ? 0 : user * days) {
+                        try trace?.write(WorkloadFiles.traceLine(e, names: names))
+                        rows += 1
+                    }
                 }
-                for e in generator.events(user: user, startDay: perUser ? 0 : user * days) {
-                    try trace?.write(WorkloadFiles.traceLine(e, names: names))
-                    rows += 1
-                }
+                for f in files { try f.commit() }
+                return rows
             }
-            for f in files { try f.commit() }
             print("\(rows) events, \(users) user(s) × \(days) day(s), \(apps) apps → \(out)/")
         }
     }

@@ -50,12 +50,13 @@ public struct ImportCommand: ParsableCommand {
         try reportingErrors {
             if format == "jetsam-event" {
                 let result = try JetsamEventImporter.parse(path: file)
-                try makeDirectories(out)
-                let apps = try AtomicFile(path: out + "/apps.csv"), device = try AtomicFile(path: out + "/device.yaml")
-                try apps.write(WorkloadFiles.catalogCSV(result.apps))
-                try device.write(result.deviceYAML)
-                try apps.commit()
-                try device.commit()
+                try inReportDirectory(out, replaceable: OutputNames.workload) { staging in
+                    let apps = try AtomicFile(path: staging + "/apps.csv"), device = try AtomicFile(path: staging + "/device.yaml")
+                    try apps.write(WorkloadFiles.catalogCSV(result.apps))
+                    try device.write(result.deviceYAML)
+                    try apps.commit()
+                    try device.commit()
+                }
                 print("\(result.apps.count) apps and a device → \(out)/ (apps.csv, device.yaml)")
                 return
             }

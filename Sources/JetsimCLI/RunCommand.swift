@@ -128,8 +128,11 @@ public struct RunCommand: ParsableCommand {
                                                 policiesDirectory: policies)
         let catalog: AppCatalog
         var source: EventSource
+        let traceInput = try ReadOnceInput(trace)   // a libCacheSim trace is read twice: scanned for its objects, then replayed
+        defer { withExtendedLifetime(traceInput) {} }
         if format == "libcachesim" {
-            let lcs = try LibCacheSimTrace(path: trace, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
+            let lcs = try LibCacheSimTrace(path: traceInput.path, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init(),
+                                       name: trace)
             catalog = lcs.catalog
             source = .libCacheSim(lcs)
         } else {
@@ -163,16 +166,16 @@ public struct RunCommand: ParsableCommand {
 
         let showProgress = !quiet && isatty(2) == 1
         // kills.csv and timeseries.csv (and events.csv, live.csv) stream to disk as the run goes: memory stays flat.
-        try inOutputDirectory(directory) {
+        let result = try inReportDirectory(directory, replaceable: OutputNames.run) { staging in
             var live: LiveFileWriter?
             var realMemory: JemallocBacking?
             if case .jemalloc(let scale) = spec {
-                let writer = try LiveFileWriter(path: directory + "/live.csv", appNames: labels.appNames)
+                let writer = try LiveFileWriter(path: staging + "/live.csv", appNames: labels.appNames)
                 live = writer
                 realMemory = try JemallocBacking(scale: scale, appCount: catalog.count, budgetBytes: budget,
                                                  pressureSource: options.pressureSource, sink: writer.record)
             }
-            let stream = try ReportStream(directory: directory, appNames: labels.appNames,
+            let stream = try ReportStream(directory: staging, appNames: labels.appNames,
                                           policy: policyValue.descriptor.displayName, events: events)
             var result = try simulate(policyValue, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
                                       source: &source, future: future, backing: realMemory, progress: showProgress)
@@ -185,12 +188,13 @@ public struct RunCommand: ParsableCommand {
                 streamed.append(live.file)
                 if !quiet { printError(realMemoryCrossCheck(realMemory)) }
             }
-            try ReportFiles.write(result, labels: labels, to: directory, streamed: streamed)
-            if result.samplesTruncated {
-                printError("warning: timeseries.csv stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
-            }
-            if !quiet { printSummary(result, directory: directory) }
+            try ReportFiles.write(result, labels: labels, to: staging, streamed: streamed)
+            return result
         }
+        if result.samplesTruncated {
+            printError("warning: timeseries.csv stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
+        }
+        if !quiet { printSummary(result, directory: directory) }
     }
 
     /// One line on stderr: the allocator's statistics against the kernel's view of the process.
@@ -255,9 +259,4 @@ func baseName(_ path: String) -> String {
 func stem(_ name: String) -> String {
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
     return String(name[..<dot])
-}
-
-func directoryExists(_ path: String) -> Bool {
-    var s = stat()
-    return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
 }

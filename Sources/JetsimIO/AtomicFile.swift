@@ -6,7 +6,8 @@ import Darwin
 
 /// A file written under a temporary name in its final directory and renamed into place on `commit()`, so a
 /// reader never sees a partial report. Output is buffered (one `write` per 64 KiB). Uncommitted files are
-/// removed when the writer goes away.
+/// removed when the writer goes away, or by a signal (`TemporaryFiles`); the name `.NAME.PID.tmp` lets a later
+/// process remove it if this one dies.
 public final class AtomicFile {
     public let path: String
     private let temporaryPath: String
@@ -20,8 +21,10 @@ public final class AtomicFile {
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         temporaryPath = "\(dir)/.\(base).\(getpid()).tmp"
+        TemporaryFiles.shared.register(temporaryPath)
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
+            TemporaryFiles.shared.unregister(temporaryPath)
             throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
         }
         buffer.reserveCapacity(1 << 16)
@@ -29,7 +32,10 @@ public final class AtomicFile {
 
     deinit {
         if fd >= 0 { close(fd) }
-        if !committed { unlink(temporaryPath) }
+        if !committed {
+            unlink(temporaryPath)
+            TemporaryFiles.shared.unregister(temporaryPath)
+        }
     }
 
     public func write(_ text: String) throws(InputError) {
@@ -64,6 +70,7 @@ public final class AtomicFile {
             throw InputError(file: path, message: "cannot rename into place: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
         }
         committed = true
+        TemporaryFiles.shared.unregister(temporaryPath)
     }
 }
 
@@ -76,13 +83,18 @@ private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) ->
     #endif
 }
 
-/// Creates `path` and its parents (like `mkdir -p`).
-public func makeDirectories(_ path: String) throws(InputError) {
+/// Creates `path` and its parents (like `mkdir -p`); returns the directories it made, outermost first.
+@discardableResult
+public func makeDirectories(_ path: String) throws(InputError) -> [String] {
     var current = path.hasPrefix("/") ? "" : "."
+    var made: [String] = []
     for part in path.split(separator: "/") {
         current += "/" + part
-        if mkdir(current, 0o755) != 0 && errno != EEXIST {
+        if mkdir(current, 0o755) == 0 {
+            made.append(current)
+        } else if errno != EEXIST {
             throw InputError(file: path, message: "cannot create the directory: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
         }
     }
+    return made
 }

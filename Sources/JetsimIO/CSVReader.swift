@@ -6,20 +6,27 @@ import Darwin
 import CZlib
 
 /// A streaming RFC 4180 reader over bytes: quoted fields (with `""` escapes and embedded newlines), LF or CRLF
-/// line ends, blank lines and lines starting with `#` skipped. Constant memory: one read buffer and one row.
+/// line ends, a UTF-8 byte order mark at the start ignored, blank lines and lines starting with `#` skipped.
+/// Bounded memory: one read buffer and one row of at most `InputLimits.maxLineBytes` (a longer row is an error).
 ///
 /// Fields are exposed as byte buffers valid until the next `nextRow()`; nothing is decoded into `String`
-/// unless asked (`string(_:)`). Gzip-compressed files (recognised by their magic bytes) are read transparently.
+/// unless asked (`string(_:)`). Gzip-compressed files (recognised by their magic bytes) are read transparently,
+/// and a truncated or corrupt stream is an error, never a shorter file. Pipes and devices are read once, as streams.
 public final class CSVReader {
     public let path: String
     /// All scanning state lives in a struct mutated through one call per row: accesses inside it are checked
     /// statically, where a class's stored properties would pay a runtime exclusivity check on every byte.
     private var scanner: RowScanner
 
-    /// `delimiter` is `,` for CSV, `\t` for TSV.
-    public init(path: String, bufferSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) throws(InputError) {
+    /// `delimiter` is `,` for CSV, `\t` for TSV; `name` stands for the file in messages when it is read from elsewhere
+    /// (a private copy of a pipe: `ReadOnceInput`).
+    public init(path source: String, name: String? = nil, bufferSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) throws(InputError) {
+        let path = name ?? source
         self.path = path
-        let descriptor = open(path, O_RDONLY)
+        if let kind = notARegularFile(source), !isReadOnce(source) {
+            throw InputError(file: path, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
+        }
+        let descriptor = open(source, O_RDONLY)
         guard descriptor >= 0 else {
             throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
         }
@@ -30,7 +37,7 @@ public final class CSVReader {
         if isGzip {
             close(descriptor)
             fd = -1
-            gz = gzopen(path, "rb")
+            gz = gzopen(source, "rb")
             guard gz != nil else { throw InputError(file: path, message: "cannot open the gzip file", exitCode: InputError.noInput) }
             gzbuffer(gz, 1 << 17)
         }
@@ -106,6 +113,8 @@ struct RowScanner {
     var nextLineNumber = 1
     var row: [UInt8] = []
     var fieldEnds: [Int] = []
+    /// False until the first row has looked for a byte order mark.
+    var pastStart = false
 
     init(path: String, fd: Int32, gz: gzFile?, delimiter: UInt8, bufferSize: Int) {
         self.path = path
@@ -126,6 +135,11 @@ struct RowScanner {
 
     private mutating func refill() throws(InputError) -> Bool {
         if atEOF { return false }
+        // Checked once per buffer's worth of input rather than per byte: a row stops within one buffer of the limit.
+        if row.count > InputLimits.maxLineBytes {
+            throw InputError(file: path, line: lineNumber,
+                             message: "the line is longer than \(InputLimits.maxLineBytes >> 20) MiB (is this a text file with line ends?)")
+        }
         if position > 0 {
             let remaining = limit - position
             if remaining > 0 {
@@ -144,9 +158,9 @@ struct RowScanner {
             if let gz { return Int(gzread(gz, raw.baseAddress! + filled, UInt32(min(raw.count - filled, 1 << 30)))) }
             return read(fd, raw.baseAddress! + filled, raw.count - filled)
         }
-        if n < 0 {
-            let why = gz != nil ? "the gzip data is corrupt" : String(cString: strerror(errno))
-            throw InputError(file: path, line: nextLineNumber, message: "read failed: \(why)", exitCode: InputError.dataError)
+        if n < 0 || (n == 0 && gz != nil) {
+            let why = gz.flatMap(gzipProblem) ?? (n < 0 ? "read failed: \(String(cString: strerror(errno)))" : nil)
+            if let why { throw InputError(file: path, line: nextLineNumber, message: why, exitCode: InputError.dataError) }
         }
         if n == 0 { atEOF = true; return false }
         limit += n
@@ -159,9 +173,21 @@ struct RowScanner {
         return try refill() ? buffer[position] : nil
     }
 
+    /// Skips a UTF-8 byte order mark (EF BB BF) at the very start, as spreadsheet programs write one.
+    private mutating func skipByteOrderMark() throws(InputError) {
+        while limit - position < 3, try refill() {}
+        if limit - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
+            position += 3
+        }
+    }
+
     mutating func nextRow() throws(InputError) -> Bool {
         row.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
+        if !pastStart {
+            pastStart = true
+            try skipByteOrderMark()
+        }
         // Skip blank lines and comments.
         while true {
             guard let b = try peek() else { return false }
@@ -215,16 +241,33 @@ struct RowScanner {
     }
 }
 
-/// A whole (small) file's bytes, decompressed when it is gzip; nil when it cannot be read.
+/// A whole (small) file's bytes, decompressed when it is gzip; nil when it cannot be read, is not a regular file or
+/// a stream, its gzip data is truncated or corrupt, or it holds more than `InputLimits.maxWholeFileBytes`.
 public func readWholeFile(_ path: String) -> [UInt8]? {
-    guard let gz = gzopen(path, "rb") else { return nil }   // zlib reads plain files as they are
+    try? readWholeFile(checking: path)
+}
+
+/// A whole (small) file's bytes, decompressed when it is gzip, or the error saying why not: unreadable or not a
+/// regular file or stream (exit 66), truncated or corrupt gzip data, or more than `InputLimits.maxWholeFileBytes` (65).
+public func readWholeFile(checking path: String) throws(InputError) -> [UInt8] {
+    if let kind = notARegularFile(path), !isReadOnce(path) {
+        throw InputError(file: path, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
+    }
+    guard let gz = gzopen(path, "rb") else {   // zlib reads plain files as they are
+        throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
+    }
     defer { gzclose(gz) }
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = chunk.withUnsafeMutableBytes { gzread(gz, $0.baseAddress, UInt32($0.count)) }
-        if n < 0 { return nil }
-        if n == 0 { return out }
+        if n <= 0 {
+            if let problem = gzipProblem(gz) { throw InputError(file: path, message: problem) }
+            return out
+        }
         out.append(contentsOf: chunk[0..<Int(n)])
+        if out.count > InputLimits.maxWholeFileBytes {
+            throw InputError(file: path, message: "is larger than \(InputLimits.maxWholeFileBytes >> 20) MiB, the most read whole")
+        }
     }
 }

@@ -11,8 +11,10 @@ public enum CatalogFile {
         "ends_task_on_expiry", "enter_background_ms",
     ]
 
-    public static func read(path: String) throws(InputError) -> AppCatalog {
-        let reader = try CSVReader(path: path)
+    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
+    public static func read(path source: String, name: String? = nil) throws(InputError) -> AppCatalog {
+        let path = name ?? source
+        let reader = try CSVReader(path: source, name: name)
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected a header row)") }
         let header = reader.strings().map { $0.trimmingSpaces }
         var index: [String: Int] = [:]

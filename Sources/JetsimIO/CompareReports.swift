@@ -119,10 +119,12 @@ public enum CompareReports {
     }
 
     /// manifest.json: everything needed to reproduce the run. Keys are sorted; only the times differ between reruns.
-    public static func manifest(command: [String], config: [String: Any], inputs: [String], policies: [PolicyDescriptor],
+    /// - Parameter inputs: every file the run read (trace, catalog, config, device and policy files), by the name the user
+    ///   gave and the path its bytes are read from (the same, or a private copy of a pipe: `ReadOnceInput`).
+    public static func manifest(command: [String], config: [String: Any], inputs: [(name: String, path: String)], policies: [PolicyDescriptor],
                                 seeds: [UInt64], started: Date, wallSeconds: Double) throws(InputError) -> String {
         var hashes: [String: String] = [:]
-        for path in inputs { hashes[path] = try sha256(path: path) }
+        for input in inputs { hashes[input.name] = try sha256(path: input.path) }
         let document: [String: Any] = [
             "jetsim_version": JetsimVersionInfo.version,
             "command": command,

@@ -13,14 +13,20 @@ public enum DeviceSource {
             }
             return Device.cache(capacityBytes: bytes, name: argument)
         }
-        if argument.contains("/") || lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") || lower.hasSuffix(".json") {
-            return try DeviceFile.read(path: argument)
-        }
+        if let path = file(argument) { return try DeviceFile.read(path: path) }
         guard let device = DevicePresets.named(argument) else {
             throw InputError(file: "--device", message: "unknown device '\(argument)' (presets: \(DevicePresets.names.joined(separator: ", ")); or give a device file path)",
                              exitCode: InputError.usage)
         }
         return device
+    }
+
+    /// The device file `argument` names, as `resolve` reads it; nil for a preset or a cache device (for manifest.json).
+    public static func file(_ argument: String) -> String? {
+        let lower = argument.lowercased()
+        guard !lower.hasPrefix("cache:"),
+              argument.contains("/") || lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") || lower.hasSuffix(".json") else { return nil }
+        return argument
     }
 
     /// `2GiB`, `1.5GB`, `512MiB`, `100KB`, `1048576` (bytes): binary units for KiB/MiB/GiB/TiB, decimal for KB/MB/GB/TB.

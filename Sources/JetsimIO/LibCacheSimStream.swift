@@ -46,9 +46,14 @@ public final class LibCacheSimStream {
     public let path: String
     private var scanner: Scanner
 
-    public init(path: String, fields: LibCacheSimTrace.Fields = .init(), bufferSize: Int = 1 << 22) throws(InputError) {
+    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
+    public init(path source: String, fields: LibCacheSimTrace.Fields = .init(), bufferSize: Int = 1 << 22, name: String? = nil) throws(InputError) {
+        let path = name ?? source
         self.path = path
-        guard let gz = gzopen(path, "rb") else {
+        if let kind = notARegularFile(source), !isReadOnce(source) {
+            throw InputError(file: path, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
+        }
+        guard let gz = gzopen(source, "rb") else {
             throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
         }
         scanner = Scanner(path: path, gz: gz, fields: fields, bufferSize: max(bufferSize, 64))
@@ -61,8 +66,8 @@ public final class LibCacheSimStream {
 
     /// The working set of the trace at `path`: distinct objects and the sum of their sizes (each object's first
     /// request's size), in one pass — what capacities given as a share of the working set are taken of.
-    public static func workingSet(path: String, fields: LibCacheSimTrace.Fields = .init()) throws(InputError) -> (objects: Int, bytes: Int) {
-        let stream = try LibCacheSimStream(path: path, fields: fields)
+    public static func workingSet(path: String, fields: LibCacheSimTrace.Fields = .init(), name: String? = nil) throws(InputError) -> (objects: Int, bytes: Int) {
+        let stream = try LibCacheSimStream(path: path, fields: fields, name: name)
         var batch = RequestBatch()
         var seen: [Bool] = []
         var bytes = 0
@@ -101,6 +106,8 @@ public final class LibCacheSimStream {
         var plainText: Bool?
         var lastTime = Int.min
         var requestIndex = 0
+        /// False until the first fill has looked for a UTF-8 byte order mark (skipped).
+        var pastStart = false
 
         init(path: String, gz: gzFile, fields: LibCacheSimTrace.Fields, bufferSize: Int) {
             self.path = path
@@ -113,7 +120,11 @@ public final class LibCacheSimStream {
         private mutating func refill() throws(InputError) -> Bool {
             if atEOF { return false }
             let remaining = limit - position
-            if remaining == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }   // a very long line
+            if remaining > InputLimits.maxLineBytes {
+                throw InputError(file: path, line: line + 1,
+                                 message: "the line is longer than \(InputLimits.maxLineBytes >> 20) MiB (is this a text file with line ends?)")
+            }
+            if remaining == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }   // a long line
             let (from, gz) = (position, self.gz)
             let n = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
@@ -122,13 +133,18 @@ public final class LibCacheSimStream {
             }
             position = 0
             limit = remaining
-            if n < 0 { throw InputError(file: path, line: line + 1, message: "read failed: the file is unreadable or its gzip data corrupt") }
-            if n == 0 { atEOF = true; return false }
+            if n <= 0, let problem = gzipProblem(gz) { throw InputError(file: path, line: line + 1, message: problem) }
+            if n <= 0 { atEOF = true; return false }
             limit += n
             return true
         }
 
         mutating func fill(_ batch: inout RequestBatch) throws(InputError) {
+            if !pastStart {
+                pastStart = true
+                while limit - position < 3, try refill() {}
+                if limit - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF { position += 3 }
+            }
             while batch.count < batch.capacity {
                 // A whole line in the buffer (or the last, unterminated one at the end of the file).
                 var end = position

@@ -42,10 +42,15 @@ public final class LibCacheSimTrace {
     private var lastTime = Int.min
     private var requestIndex = 0
 
-    public init(path: String, fields: Fields = Fields()) throws(InputError) {
-        self.path = path
+    /// Where the bytes are read from: `path`, or a private copy of it (`ReadOnceInput`).
+    private let source: String
+
+    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
+    public init(path source: String, fields: Fields = Fields(), name: String? = nil) throws(InputError) {
+        self.path = name ?? source
+        self.source = source
         self.fields = fields
-        let scan = try CSVReader(path: path)
+        let scan = try CSVReader(path: source, name: name)
         var ids: [UInt64: Int32] = [:]
         var profiles: [AppProfile] = []
         var header = false
@@ -116,7 +121,7 @@ public final class LibCacheSimTrace {
     /// The next request as an `open`, or nil at the end.
     public func next() throws(InputError) -> TraceEvent? {
         if reader == nil {
-            reader = try CSVReader(path: path)
+            reader = try CSVReader(path: source, name: path)
             if hasHeader { _ = try reader?.nextRow() }
         }
         guard let r = reader, try r.nextRow() else { return nil }

@@ -4,10 +4,7 @@ import JetsimCore
 /// (`Policies/NAME.yaml`), or a path to a policy file.
 public enum PolicySource {
     public static func make(_ text: String, environment: PolicyEnvironment, policiesDirectory: String = "Policies") throws -> any EvictionPolicy {
-        let lower = text.lowercased()
-        if text.contains("/") || PolicyFiles.suffixes.contains(where: { lower.hasSuffix($0) }) {
-            return try PolicyFiles.load(path: text)
-        }
+        if isPath(text) { return try PolicyFiles.load(path: text) }
         let spec = try PolicySpec(parsing: text)
         if PolicyRegistry.entry(named: spec.name) != nil {
             return try PolicyRegistry.make(spec, environment: environment)
@@ -20,5 +17,17 @@ public enum PolicySource {
         }
         throw PolicySpecError.unknownPolicy(spec.name, known: PolicyRegistry.builtIns.map(\.name)
             + PolicyFiles.list(in: policiesDirectory).map(\.name))
+    }
+
+    /// The policy file `text` resolves to, as `make` resolves it; nil for a built-in (for manifest.json's hashes).
+    public static func file(_ text: String, policiesDirectory: String = "Policies") -> String? {
+        if isPath(text) { return text }
+        guard let spec = try? PolicySpec(parsing: text), PolicyRegistry.entry(named: spec.name) == nil else { return nil }
+        return PolicyFiles.find(spec.name, in: policiesDirectory)
+    }
+
+    private static func isPath(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return text.contains("/") || PolicyFiles.suffixes.contains(where: { lower.hasSuffix($0) })
     }
 }

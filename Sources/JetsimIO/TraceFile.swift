@@ -15,8 +15,9 @@ public final class TraceReader {
     public var lineNumber: Int { reader.lineNumber }
 
     /// Reads against `catalog` (unknown apps are errors) or, with `catalog` nil, interns every app name it meets.
-    public convenience init(path: String, catalog: AppCatalog?) throws(InputError) {
-        try self.init(reader: try CSVReader(path: path), catalog: catalog)
+    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
+    public convenience init(path: String, catalog: AppCatalog?, name: String? = nil) throws(InputError) {
+        try self.init(reader: try CSVReader(path: path, name: name), catalog: catalog)
     }
 
     /// The same over any CSV source (a file, or bytes in memory).
@@ -121,10 +122,11 @@ public final class TraceReader {
     /// or a time that decreases across the split, is left to a serial read to report, so a message and its line number
     /// are the serial reader's; so is a file with quotes (a quoted field may hold a line end), and one over 1 GiB on disk (the
     /// halves are copies of the file's bytes).
-    public static func readAll(path: String, catalog: AppCatalog, threads: Int) throws(InputError) -> [TraceEvent] {
-        func serially() throws(InputError) -> [TraceEvent] { try TraceReader(path: path, catalog: catalog).readAll() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard threads > 1, let size, size <= 1 << 30, let bytes = readWholeFile(path), !bytes.contains(UInt8(ascii: "\"")),
+    public static func readAll(path source: String, catalog: AppCatalog, threads: Int, name: String? = nil) throws(InputError) -> [TraceEvent] {
+        let path = name ?? source
+        func serially() throws(InputError) -> [TraceEvent] { try TraceReader(path: source, catalog: catalog, name: name).readAll() }
+        let size = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? nil
+        guard threads > 1, let size, size <= 1 << 30, let bytes = readWholeFile(source), !bytes.contains(UInt8(ascii: "\"")),
               let header = headerEnd(bytes, name: path), let middle = bytes[(bytes.count / 2)...].firstIndex(of: UInt8(ascii: "\n")),
               middle + 1 > header, middle + 1 < bytes.count else {
             return try serially()

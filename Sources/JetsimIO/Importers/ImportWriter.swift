@@ -1,11 +1,12 @@
 import JetsimCore
 import JetsimWorkloads
 
-/// Collects an importer's output: the trace, streamed to a temporary file as rows arrive, and the catalog of the
-/// apps seen, written at the end from their categories (or given profiles). Nothing appears in the output
-/// directory until `commit` succeeds.
+/// Collects an importer's output: the trace, streamed into a staging directory as rows arrive, and the catalog of the
+/// apps seen, written at the end from their categories (or given profiles). Nothing appears at the output
+/// directory until `commit` succeeds (`ReportDirectory`); a failed import leaves nothing behind.
 public final class ImportWriter {
     public let directory: String
+    private let output: ReportDirectory
     private let trace: AtomicFile
     private var names: [String] = []
     private var ids: [String: Int32] = [:]
@@ -16,8 +17,8 @@ public final class ImportWriter {
 
     public init(directory: String, source: String, format: String) throws(InputError) {
         self.directory = directory
-        try makeDirectories(directory)
-        trace = try AtomicFile(path: directory + "/trace.csv")
+        output = try ReportDirectory(directory, replaceable: OutputNames.workload)
+        trace = try AtomicFile(path: output.file("trace.csv"))
         try trace.write("# Imported by jetsim import \(format) from \(source)\n" + WorkloadFiles.traceHeader)
     }
 
@@ -53,10 +54,11 @@ public final class ImportWriter {
     public func commit() throws(InputError) {
         if skipped > 0 { try trace.write("# \(skipped) malformed rows were skipped (--skip-bad)\n") }
         let catalog = names.map { profiles[$0] ?? AppNameCategories.category(for: $0).profile(named: $0) }
-        let apps = try AtomicFile(path: directory + "/apps.csv")
+        let apps = try AtomicFile(path: output.file("apps.csv"))
         try apps.write(WorkloadFiles.catalogCSV(catalog))
         try trace.commit()
         try apps.commit()
+        try output.publish()
     }
 
     public var appCount: Int { names.count }
