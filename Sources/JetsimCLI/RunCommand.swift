@@ -128,7 +128,9 @@ public struct RunCommand: ParsableCommand {
                                                 policiesDirectory: policies)
         let catalog: AppCatalog
         var source: EventSource
-        let traceInput = try ReadOnceInput(trace)   // a libCacheSim trace is read twice: scanned for its objects, then replayed
+        // A libCacheSim trace is read twice (scanned for its objects, then replayed as the run goes): a pipe is copied
+        // once, and the copy must outlive the run.
+        let traceInput = try ReadOnceInput(format == "libcachesim" ? trace : "")
         defer { withExtendedLifetime(traceInput) {} }
         if format == "libcachesim" {
             let lcs = try LibCacheSimTrace(path: traceInput.path, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init(),

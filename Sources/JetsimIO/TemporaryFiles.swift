@@ -39,7 +39,9 @@ public final class TemporaryFiles: @unchecked Sendable {
         return try body()
     }
 
-    /// Handlers run on a dispatch queue, not in signal context, so they may take the lock and remove trees.
+    /// Handlers run on a dispatch queue, not in signal context, so they may take the lock and remove trees. The signal
+    /// is then raised again with its default action, unblocked in this thread (dispatch reads signals through a
+    /// signalfd, with them blocked), so the process ends as the signal says (a shell sees 130 for Ctrl-C).
     private func installSignalHandlers() {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
@@ -48,7 +50,12 @@ public final class TemporaryFiles: @unchecked Sendable {
                 self.lock.lock()   // held to the end: no publish can start after the cleanup
                 for path in self.paths { removeTree(path) }
                 signal(sig, SIG_DFL)
-                kill(getpid(), sig)
+                var only = sigset_t()
+                sigemptyset(&only)
+                sigaddset(&only, sig)
+                pthread_sigmask(SIG_UNBLOCK, &only, nil)
+                raise(sig)
+                _exit(128 + sig)   // not reached
             }
             source.resume()
             signalSources.append(source)
