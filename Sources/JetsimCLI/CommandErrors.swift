@@ -18,9 +18,6 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let error as PolicySpecError {
         printError("--policy: \(error)")
         throw ExitCode(InputError.usage)
-    } catch let error as PolicyFileError {
-        printError(error.description)
-        throw ExitCode(error.exitCode)
     } catch let error as RealMemoryError {
         printError(error.description)
         throw ExitCode(error.exitCode)

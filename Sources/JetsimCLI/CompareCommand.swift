@@ -49,6 +49,7 @@ public struct CompareCommand: ParsableCommand {
 
     func plan() throws -> Plan {
         let file = try config.map { try ExperimentConfig.read(path: $0) } ?? ExperimentConfig()
+        try file.checkReferences(policiesDirectory: policiesDirectory)   // an unknown name in the file is the file's error
         func list(_ text: String?) -> [String]? { text.map(commaSeparated) }
         guard let trace = trace ?? file.trace else { throw ValidationError("a trace is required (--trace or 'trace' in --config)") }
         let format = format ?? file.format ?? "jetsim"
@@ -79,7 +80,10 @@ public struct CompareCommand: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard let out = out ?? file.out else { throw ValidationError("an output directory is required (--out or 'out' in --config)") }
         let baseline = baseline ?? file.baseline
-        if let baseline, !policies.contains(baseline) { throw ValidationError("--baseline '\(baseline)' is not one of the policies") }
+        if let baseline, !policies.contains(baseline) {
+            if self.baseline == nil { throw file.error(at: "baseline", "'\(InputError.excerpt(baseline))' is not one of the policies") }
+            throw ValidationError("--baseline '\(baseline)' is not one of the policies")
+        }
         if let chartPolicy, !policies.contains(chartPolicy) { throw ValidationError("--chart-policy '\(chartPolicy)' is not one of the policies") }
         if let chartDevice, !devices.contains(chartDevice) { throw ValidationError("--chart-device '\(chartDevice)' is not one of the devices") }
         if let chartSeed, !seedValues.contains(chartSeed) { throw ValidationError("--chart-seed \(chartSeed) is not one of the seeds") }

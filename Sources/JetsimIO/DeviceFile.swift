@@ -15,66 +15,80 @@ public enum DeviceFile {
         "reaper_min_age_s", "reaper_rescan_s",
     ]
 
+    /// The largest value each kind of key accepts (documented in Reports/README.md, "Device files"): far beyond any
+    /// phone, and small enough that nothing the engine computes from them overflows — times reach at most 2^60 µs
+    /// (trace times) plus 10 years, and sizes of at most 1 PiB stay far from overflow when multiplied by a
+    /// percentage or summed.
+    public enum Limits {
+        /// Sizes (`*_mb`): 1 PiB, in MiB.
+        public static let mebibytes = DecimalParser.maxBytes / Units.mebibyte
+        /// Durations (`*_s`): 10 years of 365 days, in seconds.
+        public static let seconds = 10 * 365 * 86_400
+        /// Page sizes, in KiB: powers of two from 4 to 64.
+        public static let pageSizesKiB = [4, 8, 16, 32, 64]
+        /// The compression ratio: 1000 : 1 (as for an app's `compress_ratio` in the catalog).
+        public static let compressRatio = 1000
+        /// `thaw_ms_per_mb`: 10 s per MiB.
+        public static let thawMillisPerMebibyte = 10_000
+        /// Counts of apps (`freezer_max_frozen`, `freezer_suspended_threshold`).
+        public static let apps = 1_000_000
+    }
+
     public static func read(path: String) throws(InputError) -> Device {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw InputError(file: path, message: "cannot read the device file", exitCode: InputError.noInput)
-        }
-        return try parse(text, file: path)
+        try parse(bytes: YAMLInput.bytes(path: path, what: "a device file"), file: path)
+    }
+
+    /// A device file's bytes (`file` names it in messages): UTF-8, a leading byte-order mark allowed.
+    public static func parse(bytes: [UInt8], file: String) throws(InputError) -> Device {
+        try parse(YAMLInput.text(bytes, file: file), file: file)
     }
 
     public static func parse(_ text: String, file: String) throws(InputError) -> Device {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw InputError(file: file, message: "not valid YAML: \(error)")
-        } catch {
-            throw InputError(file: file, message: "not valid YAML")
+        let yaml = YAMLValues(file: file)
+        guard let mapping = try YAMLInput.root(text, file: file)?.mapping else {
+            throw InputError(file: file, message: "expected a mapping of device keys")
         }
-        guard let mapping = node?.mapping else { throw InputError(file: file, message: "expected a mapping of device keys") }
-        var values: [String: (Node, Int?)] = [:]
+        var values: [String: Node] = [:]
         for (k, v) in mapping {
-            guard let key = k.string else { throw InputError(file: file, line: line(k), message: "keys must be strings") }
+            let key = try yaml.keyName(k, in: "")
             guard keys.contains(key) else {
-                throw InputError(file: file, line: line(k), field: key, message: "unknown key (known: \(keys.joined(separator: ", ")))")
+                throw InputError(file: file, at: k, key: key, "unknown key (known: \(keys.joined(separator: ", ")))")
             }
-            values[key] = (v, line(k))
+            values[key] = v
         }
-        func fail(_ key: String, _ message: String) -> InputError {
-            InputError(file: file, line: values[key]?.1, field: key, message: message)
-        }
+        func fail(_ key: String, _ message: String) -> InputError { yaml.fail(values[key], key, message) }
         func scalar(_ key: String) throws(InputError) -> String? {
-            guard let (node, _) = values[key] else { return nil }
-            guard let s = node.scalar?.string else { throw fail(key, "expected a single value") }
-            return s
+            guard let node = values[key] else { return nil }
+            return try yaml.scalar(node, key)
         }
-        func number(_ key: String, unit: Int, expected: String) throws(InputError) -> Int? {
-            guard let s = try scalar(key) else { return nil }
-            let v = Array(s.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: unit) }
-            guard let v, v >= 0 else { throw fail(key, "expected \(expected), found '\(s)'") }
-            return v
+        func amount(_ key: String, unit: Int, in range: ClosedRange<Int>, _ expected: String) throws(InputError) -> Int? {
+            guard let node = values[key] else { return nil }
+            return try yaml.amount(node, key, unit: unit, in: range, expected: expected)
+        }
+        let mb = Units.mebibyte, second = Units.microsPerSecond
+        func size(_ key: String) throws(InputError) -> Int? {
+            try amount(key, unit: mb, in: 0...Limits.mebibytes * mb, "a size in MB from 0 to \(Limits.mebibytes) (1 PiB)")
+        }
+        func seconds(_ key: String) throws(InputError) -> Int? {
+            try amount(key, unit: second, in: 0...Limits.seconds * second, "seconds from 0 to \(Limits.seconds) (10 years)")
+        }
+        func count(_ key: String) throws(InputError) -> Int? {
+            try amount(key, unit: 1, in: 0...Limits.apps, "a whole number of apps from 0 to \(Limits.apps)")
         }
         func flag(_ key: String) throws(InputError) -> Bool? {
-            guard let s = try scalar(key) else { return nil }
-            guard let v = Array(s.utf8).withUnsafeBufferPointer(DecimalParser.boolean) else { throw fail(key, "expected true or false, found '\(s)'") }
-            return v
+            guard let node = values[key] else { return nil }
+            return try yaml.flag(node, key)
         }
         func percent(_ key: String) throws(InputError) -> Int? {
-            guard let v = try number(key, unit: 1, expected: "a whole percentage 0–100") else { return nil }
-            guard v <= 100 else { throw fail(key, "expected a whole percentage 0–100, found \(v)") }
-            return v
+            try amount(key, unit: 1, in: 0...100, "a whole percentage 0–100")
         }
-        let mb = Units.mebibyte
         var device: Device
         if let base = try scalar("base") {
             guard let preset = DevicePresets.named(base) else {
-                throw fail("base", "unknown device '\(base)' (presets: \(DevicePresets.names.joined(separator: ", ")))")
+                throw fail("base", "unknown device '\(InputError.excerpt(base))' (presets: \(DevicePresets.names.joined(separator: ", ")))")
             }
             device = preset
-            if let ram = try number("ram_mb", unit: mb, expected: "a size in MB") {
+            if let ram = try size("ram_mb") {
                 device.physicalBytes = ram
                 device.killThresholds = .forPhysicalMemory(ram)
                 device.reserveBytes = ram / 5
@@ -82,29 +96,32 @@ public enum DeviceFile {
                 device.reaper.thresholdPercent = Device.Reaper.thresholdPercent(forPhysicalMemory: ram)
             }
         } else {
-            guard let ram = try number("ram_mb", unit: mb, expected: "a size in MB") else {
-                throw InputError(file: file, field: "ram_mb", message: "required unless 'base' names a preset")
+            guard let ram = try size("ram_mb") else {
+                throw InputError(file: file, key: "ram_mb", message: "required unless 'base' names a preset")
             }
-            let general = try number("app_limit_mb", unit: mb, expected: "a size in MB")
-            let active = try number("app_limit_active_mb", unit: mb, expected: "a size in MB")
+            let general = try size("app_limit_mb"), active = try size("app_limit_active_mb")
             guard let limit = general ?? active else {
-                throw InputError(file: file, field: "app_limit_mb", message: "required unless 'base' names a preset")
+                throw InputError(file: file, key: "app_limit_mb", message: "required unless 'base' names a preset")
             }
-            device = Device(name: "custom", physicalBytes: ram, appLimitBytes: limit, source: "device file \(file)")
+            device = Device(name: "custom", physicalBytes: ram, appLimitBytes: limit)
         }
         device.source = "device file \(file)"
         if let v = try scalar("name") { device.name = v }
-        if let v = try number("reserve_mb", unit: mb, expected: "a size in MB") { device.reserveBytes = v }
-        if let v = try number("page_size_kb", unit: Units.kibibyte, expected: "a page size in KiB") {
-            guard v > 0 else { throw fail("page_size_kb", "must be positive") }
+        if let v = try size("reserve_mb") { device.reserveBytes = v }
+        if let node = values["page_size_kb"] {
+            let expected = "a page size in KiB: \(Limits.pageSizesKiB.map(String.init).joined(separator: ", "))"
+            let v = try yaml.amount(node, "page_size_kb", unit: Units.kibibyte, in: 0...Int.max, expected: expected)
+            guard Limits.pageSizesKiB.contains(where: { $0 * Units.kibibyte == v }) else {
+                throw yaml.fail(node, "page_size_kb", "expected \(expected), found \(yaml.found(node))")
+            }
             device.pageSize = v
         }
-        if let v = try number("app_limit_mb", unit: mb, expected: "a size in MB") {
+        if let v = try size("app_limit_mb") {
             device.appLimitActiveBytes = v
             device.appLimitInactiveBytes = v
         }
-        if let v = try number("app_limit_active_mb", unit: mb, expected: "a size in MB") { device.appLimitActiveBytes = v }
-        if let v = try number("app_limit_inactive_mb", unit: mb, expected: "a size in MB") { device.appLimitInactiveBytes = v }
+        if let v = try size("app_limit_active_mb") { device.appLimitActiveBytes = v }
+        if let v = try size("app_limit_inactive_mb") { device.appLimitInactiveBytes = v }
         if let v = try flag("app_limit_fatal") { device.appLimitFatal = v }
         if let v = try percent("critical_pct") { device.killThresholds.criticalPercent = v }
         if let v = try percent("idle_pct") { device.killThresholds.idlePercent = v }
@@ -114,33 +131,25 @@ public enum DeviceFile {
         if let v = try percent("pressure_critical_pct") { device.pressureThresholds.criticalEnter = v }
         if let v = try percent("pressure_critical_exit_pct") { device.pressureThresholds.criticalExit = v }
         if let v = try flag("compressor") { device.compressor.enabled = v }
-        if let v = try number("compress_ratio", unit: 1000, expected: "a ratio of at least 1.0") { device.compressor.ratioMilli = v }
-        if let v = try number("compressor_pool_mb", unit: mb, expected: "a size in MB") { device.compressor.poolLimitBytes = v }
-        if let v = try scalar("os_era") {
-            guard let era = Device.OSEra(rawValue: v) else {
-                throw fail("os_era", "expected one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(v)'")
-            }
-            device.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros
-        }
-        if let v = try number("bg_task_budget_s", unit: Units.microsPerSecond, expected: "seconds") { device.backgroundTaskBudgetMicros = v }
-        if let v = try number("launch_watchdog_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.launchWatchdogMicros = v }
-        if let v = try number("aging_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.agingMicros = v }
-        if let v = try number("sustained_pressure_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.sustainedPressureMicros = v }
-        if let v = try number("purgeable_ripen_s", unit: Units.microsPerSecond, expected: "seconds") { device.timers.purgeableRipenMicros = v }
+        if let v = try amount("compress_ratio", unit: 1000, in: 1000...Limits.compressRatio * 1000,
+                              "a ratio from 1.0 to \(Limits.compressRatio)") { device.compressor.ratioMilli = v }
+        if let v = try size("compressor_pool_mb") { device.compressor.poolLimitBytes = v }
+        if let node = values["os_era"] { device.backgroundTaskBudgetMicros = try yaml.choice(node, "os_era", Device.OSEra.self).backgroundTaskBudgetMicros }
+        if let v = try seconds("bg_task_budget_s") { device.backgroundTaskBudgetMicros = v }
+        if let v = try seconds("launch_watchdog_s") { device.timers.launchWatchdogMicros = v }
+        if let v = try seconds("aging_s") { device.timers.agingMicros = v }
+        if let v = try seconds("sustained_pressure_s") { device.timers.sustainedPressureMicros = v }
+        if let v = try seconds("purgeable_ripen_s") { device.timers.purgeableRipenMicros = v }
         if let v = try flag("freezer") { device.freezer.enabled = v }
         if let v = try percent("freezer_pct") { device.freezer.thresholdPercent = v }
-        if let v = try number("freezer_max_frozen", unit: 1, expected: "a whole number of apps") { device.freezer.maxFrozen = v }
-        if let v = try number("freezer_daily_write_mb", unit: mb, expected: "a size in MB") { device.freezer.dailyWriteBudgetBytes = v }
-        if let v = try number("freezer_min_resident_mb", unit: mb, expected: "a size in MB") { device.freezer.minResidentBytes = v }
-        if let v = try number("thaw_ms_per_mb", unit: Units.microsPerMilli, expected: "milliseconds per MB") { device.freezer.thawMicrosPerMebibyte = v }
-        if let v = try number("freezer_suspended_threshold", unit: 1, expected: "a whole number of apps") { device.freezer.suspendedThreshold = v }
-        if let v = try number("freezer_wake_s", unit: Units.microsPerSecond, expected: "seconds") { device.freezer.wakeIntervalMicros = v }
-        if let v = try scalar("kernel") {
-            guard let kernel = Device.Kernel(rawValue: v) else {
-                throw fail("kernel", "expected one of \(Device.Kernel.allCases.map(\.rawValue).joined(separator: ", ")), found '\(v)'")
-            }
-            device.setKernel(kernel)
-        }
+        if let v = try count("freezer_max_frozen") { device.freezer.maxFrozen = v }
+        if let v = try size("freezer_daily_write_mb") { device.freezer.dailyWriteBudgetBytes = v }
+        if let v = try size("freezer_min_resident_mb") { device.freezer.minResidentBytes = v }
+        if let v = try amount("thaw_ms_per_mb", unit: Units.microsPerMilli, in: 0...Limits.thawMillisPerMebibyte * Units.microsPerMilli,
+                              "milliseconds per MB from 0 to \(Limits.thawMillisPerMebibyte)") { device.freezer.thawMicrosPerMebibyte = v }
+        if let v = try count("freezer_suspended_threshold") { device.freezer.suspendedThreshold = v }
+        if let v = try seconds("freezer_wake_s") { device.freezer.wakeIntervalMicros = v }
+        if let node = values["kernel"] { device.setKernel(try yaml.choice(node, "kernel", Device.Kernel.self)) }
         if let v = try flag("reaper") {
             guard !v || device.kernel != .xnu10063 else { throw fail("reaper", "xnu-10063 has no long-idle reaper") }
             device.reaper.enabled = v
@@ -151,11 +160,51 @@ public enum DeviceFile {
             let gib = 1 << 30, medium = device.physicalBytes > 3 * gib && device.physicalBytes <= 6 * gib
             device.reaper.thresholdPercent = min(100, medium ? device.killThresholds.criticalPercent * 18 / 4 : device.killThresholds.criticalPercent * 4)
         }
-        if let v = try number("reaper_min_age_s", unit: Units.microsPerSecond, expected: "seconds") { device.reaper.minIdleAgeMicros = v }
-        if let v = try number("reaper_rescan_s", unit: Units.microsPerSecond, expected: "seconds") { device.reaper.rescanMicros = v }
-        if let problem = device.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }
-        return device.normalized()
+        if let v = try seconds("reaper_min_age_s") { device.reaper.minIdleAgeMicros = v }
+        if let v = try seconds("reaper_rescan_s") { device.reaper.rescanMicros = v }
+        let normalized = device.normalized()
+        try checkWholePages(normalized, values: values, yaml: yaml)
+        try checkThresholds(normalized, values: values, yaml: yaml)
+        if let problem = normalized.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }
+        return normalized
     }
 
-    private static func line(_ node: Node) -> Int? { node.mark.map { $0.line } }
+    /// Sizes are checked as the engine sees them, rounded to whole pages (`ram_mb: 0.001` is no page at all): apps
+    /// need at least a page beyond the OS reserve, and a limit of at least a page. Blamed on the key given last
+    /// among those that decide it (on the RAM alone when it is not even a page).
+    private static func checkWholePages(_ device: Device, values: [String: Node], yaml: YAMLValues) throws(InputError) {
+        let page = "\(device.pageSize / Units.kibibyte) KiB"
+        if device.physicalBytes - device.reserveBytes < device.pageSize {
+            let candidates = device.physicalBytes == 0 ? ["ram_mb", "page_size_kb"] : ["ram_mb", "reserve_mb", "page_size_kb"]
+            let key = lastGiven(candidates, in: values) ?? "ram_mb"
+            throw yaml.fail(values[key], key, "RAM of \(FixedPoint.exactMebibytes(device.physicalBytes)) MB and an OS reserve of "
+                            + "\(FixedPoint.exactMebibytes(device.reserveBytes)) MB, in whole pages of \(page), leave no page for apps")
+        }
+        for (bytes, keys) in [(device.appLimitActiveBytes, ["app_limit_mb", "app_limit_active_mb"]),
+                              (device.appLimitInactiveBytes, ["app_limit_mb", "app_limit_inactive_mb"])] where bytes < device.pageSize {
+            let key = lastGiven(keys + ["page_size_kb"], in: values) ?? keys[0]
+            throw yaml.fail(values[key], key, "an app limit below one page (\(page)) once rounded down to whole pages")
+        }
+    }
+
+    /// The orderings `Device.validationProblems` asks of the thresholds, blamed on the key given last among them.
+    private static func checkThresholds(_ device: Device, values: [String: Node], yaml: YAMLValues) throws(InputError) {
+        let t = device.killThresholds, p = device.pressureThresholds
+        let killKeys = ["critical_pct", "idle_pct", "soft_pct"]
+        if !(t.criticalPercent <= t.idlePercent && t.idlePercent <= t.softPercent && t.softPercent < 100), let key = lastGiven(killKeys, in: values) {
+            throw yaml.fail(values[key], key, "kill thresholds must satisfy critical_pct ≤ idle_pct ≤ soft_pct < 100, "
+                            + "found \(t.criticalPercent), \(t.idlePercent), \(t.softPercent)")
+        }
+        let pressureKeys = ["pressure_critical_pct", "pressure_critical_exit_pct", "pressure_warning_pct", "pressure_warning_exit_pct"]
+        if !(p.criticalEnter <= p.criticalExit && p.criticalExit <= p.warningEnter && p.warningEnter <= p.warningExit),
+           let key = lastGiven(pressureKeys, in: values) {
+            throw yaml.fail(values[key], key, "pressure thresholds must satisfy " + pressureKeys.joined(separator: " ≤ ")
+                            + ", found \(p.criticalEnter), \(p.criticalExit), \(p.warningEnter), \(p.warningExit)")
+        }
+    }
+
+    /// Of `candidates`, the key given furthest down the file.
+    private static func lastGiven(_ candidates: [String], in values: [String: Node]) -> String? {
+        candidates.filter { values[$0] != nil }.max { (values[$0]?.mark?.line ?? 0) < (values[$1]?.mark?.line ?? 0) }
+    }
 }

@@ -7,15 +7,15 @@ public enum DeviceSource {
         let lower = argument.lowercased()
         if lower.hasPrefix("cache:") {
             let text = String(argument.dropFirst("cache:".count))
-            guard let bytes = parseCapacity(text), bytes > 0 else {
-                throw InputError(file: "--device", message: "expected cache:CAPACITY such as cache:2GiB, cache:500MB or cache:1048576 (bytes), found '\(argument)'",
+            guard let bytes = parseCapacity(text), bytes > 0, bytes <= DecimalParser.maxBytes else {
+                throw InputError(file: "--device", message: "expected cache:CAPACITY of at most 1 PiB, such as cache:2GiB, cache:500MB or cache:1048576 (bytes), found '\(InputError.excerpt(argument))'",
                                  exitCode: InputError.usage)
             }
             return Device.cache(capacityBytes: bytes, name: argument)
         }
         if let path = file(argument) { return try DeviceFile.read(path: path) }
         guard let device = DevicePresets.named(argument) else {
-            throw InputError(file: "--device", message: "unknown device '\(argument)' (presets: \(DevicePresets.names.joined(separator: ", ")); or give a device file path)",
+            throw InputError(file: "--device", message: "unknown device '\(InputError.excerpt(argument))' (presets: \(DevicePresets.names.joined(separator: ", ")); or give a device file path)",
                              exitCode: InputError.usage)
         }
         return device

@@ -2,7 +2,8 @@ import JetsimCore
 import Yams
 
 /// An experiment's settings (`--config`, YAML or JSON; a commented example is Examples/experiment.yaml). Every
-/// key is optional; command-line options override the file.
+/// key is optional; command-line options override the file. A bad value is blamed on the file, at its line and
+/// column (exit 65), never on an option.
 public struct ExperimentConfig: Sendable, Equatable {
     public var apps: String?
     public var trace: String?
@@ -15,64 +16,161 @@ public struct ExperimentConfig: Sendable, Equatable {
     public var baseline: String?
     public var jobs: Int?
     public var out: String?
+    /// The file the settings came from, and where each value starts in it (`devices[1]` for a list's item): a
+    /// problem found only when a value is used (an unknown policy) is blamed there too.
+    public var file: String?
+    var positions: [String: Position] = [:]
+
+    struct Position: Sendable, Equatable { var line: Int, column: Int }
 
     public init() {}
 
     public static let keys = ["apps", "trace", "format", "devices", "policies", "seeds", "warmup", "interval", "baseline", "jobs", "out"]
+    public static let formats = ["jetsim", "libcachesim"]
+
+    /// The largest values accepted (README, "Comparing policies"): durations as in device files, and jobs.
+    public enum Limits {
+        public static let seconds = DeviceFile.Limits.seconds
+        public static let jobs = 1024
+    }
 
     public static func read(path: String) throws(InputError) -> ExperimentConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw InputError(file: path, message: "cannot read the experiment file", exitCode: InputError.noInput)
+        try parse(bytes: YAMLInput.bytes(path: path, what: "an experiment file"), file: path)
+    }
+
+    /// An experiment file's bytes (`file` names it in messages): UTF-8, a leading byte-order mark allowed.
+    public static func parse(bytes: [UInt8], file: String) throws(InputError) -> ExperimentConfig {
+        try parse(YAMLInput.text(bytes, file: file), file: file)
+    }
+
+    /// Checks every value that needs nothing outside the file (devices and policies are names: `checkReferences`).
+    public static func parse(_ text: String, file: String) throws(InputError) -> ExperimentConfig {
+        let yaml = YAMLValues(file: file)
+        guard let mapping = try YAMLInput.root(text, file: file)?.mapping else {
+            throw InputError(file: file, message: "expected a mapping of experiment keys")
         }
-        let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch { throw InputError(file: path, message: "not valid YAML: \(error)") }
-        guard let mapping = node?.mapping else { throw InputError(file: path, message: "expected a mapping of experiment keys") }
         var c = ExperimentConfig()
+        c.file = file
+        var baselineNode: Node?
         for (k, v) in mapping {
-            let key = k.string ?? ""
-            let line = k.mark.map { $0.line }
-            func fail(_ message: String) -> InputError { InputError(file: path, line: line, field: key, message: message) }
-            func text() throws(InputError) -> String {
-                guard let s = v.scalar?.string else { throw fail("expected a single value") }
+            let key = try yaml.keyName(k, in: "")
+            func note(_ path: String, _ node: Node) {
+                if let mark = node.mark { c.positions[path] = Position(line: mark.line, column: mark.column) }
+            }
+            note(key, v)
+            func path() throws(InputError) -> String {
+                let s = try yaml.scalar(v, key, expected: "a path")
+                guard !s.isEmpty else { throw yaml.fail(v, key, "expected a path, found nothing") }
                 return s
             }
-            func list() throws(InputError) -> [String] {
-                if let s = v.scalar?.string { return s.split(separator: ",").map { String($0).trimmingSpaces } }
-                guard let items = v.sequence else { throw fail("expected a list") }
-                var out: [String] = []
-                for item in items {
-                    guard let s = item.scalar?.string else { throw fail("expected a list of values") }
-                    out.append(s)
+            /// A list, or one value with items separated by commas (empty ones skipped, as in options); every item
+            /// non-empty and given once.
+            func list(_ what: String) throws(InputError) -> [String] {
+                var items: [(String, Node)] = []
+                if let s = v.scalar?.string {
+                    items = s.split(separator: ",").map { (String($0).trimmingSpaces, v) }.filter { !$0.0.isEmpty }
+                } else if let sequence = v.sequence {
+                    for item in sequence { items.append((try yaml.scalar(item, key, expected: "a list of \(what)"), item)) }
+                } else {
+                    throw yaml.fail(v, key, "expected a list of \(what), found \(yaml.found(v))")
                 }
-                return out
+                guard !items.isEmpty else { throw yaml.fail(v, key, "expected at least one of \(what), found none") }
+                var seen = Set<String>()
+                for (n, (item, node)) in items.enumerated() {
+                    note("\(key)[\(n)]", node)
+                    guard !item.isEmpty else { throw yaml.fail(node, "\(key)[\(n)]", "expected one of \(what), found nothing") }
+                    guard seen.insert(item).inserted else { throw yaml.fail(node, "\(key)[\(n)]", "'\(InputError.excerpt(item))' is listed twice") }
+                }
+                return items.map(\.0)
+            }
+            func duration() throws(InputError) -> String {
+                let expected = "a duration such as 90s, 30m, 1h or 1.5d (seconds by default), at most 10 years"
+                let s = try yaml.scalar(v, key, expected: expected)
+                guard let micros = Durations.micros(s), (0...Limits.seconds * Units.microsPerSecond).contains(micros) else {
+                    throw yaml.fail(v, key, "expected \(expected), found \(yaml.found(v))")
+                }
+                return s
             }
             switch key {
-            case "apps": c.apps = try text()
-            case "trace": c.trace = try text()
-            case "format": c.format = try text()
-            case "devices": c.devices = try list()
-            case "policies": c.policies = try list()
+            case "apps": c.apps = try path()
+            case "trace": c.trace = try path()
+            case "format":
+                let expected = "one of: \(formats.joined(separator: ", "))"
+                let s = try yaml.scalar(v, key, expected: expected)
+                guard formats.contains(s) else { throw yaml.fail(v, key, "expected \(expected), found \(yaml.found(v))") }
+                c.format = s
+            case "devices": c.devices = try list("presets, cache:CAPACITY or device files")
+            case "policies": c.policies = try list("policies")
             case "seeds":
-                var seeds: [UInt64] = []
-                for s in try list() {
-                    guard let n = UInt64(s) else { throw fail("expected whole-number seeds, found '\(s)'") }
-                    seeds.append(n)
+                c.seeds = []
+                for (n, s) in try list("whole-number seeds").enumerated() {
+                    guard let seed = UInt64(s) else {
+                        throw c.error(at: "seeds[\(n)]", "expected a whole-number seed from 0 to \(UInt64.max), found '\(InputError.excerpt(s))'")
+                    }
+                    c.seeds?.append(seed)
                 }
-                c.seeds = seeds
-            case "warmup": c.warmup = try text()
-            case "interval": c.interval = try text()
-            case "baseline": c.baseline = try text()
-            case "jobs":
-                guard let n = Int(try text()), n >= 1 else { throw fail("expected a positive number of jobs") }
-                c.jobs = n
-            case "out": c.out = try text()
-            default: throw fail("unknown key (known: \(keys.joined(separator: ", ")))")
+            case "warmup": c.warmup = try duration()
+            case "interval": c.interval = try duration()
+            case "baseline":
+                c.baseline = try yaml.scalar(v, key, expected: "one of the policies")
+                baselineNode = v
+            case "jobs": c.jobs = try yaml.amount(v, key, unit: 1, in: 1...Limits.jobs, expected: "a whole number of jobs from 1 to \(Limits.jobs)")
+            case "out": c.out = try path()
+            default: throw InputError(file: file, at: k, key: key, "unknown key (known: \(keys.joined(separator: ", ")))")
             }
         }
+        if let baseline = c.baseline, let policies = c.policies, !policies.contains(baseline) {
+            throw yaml.fail(baselineNode, "baseline", "expected one of the policies (\(InputError.excerpt(policies.joined(separator: ", "), limit: 120))), "
+                            + "found '\(InputError.excerpt(baseline))'")
+        }
         return c
+    }
+
+    /// An error blamed on `key`'s value in the file (`devices[1]` for an item of a list), for a problem found when the
+    /// value is used.
+    public func error(at key: String, _ message: String) -> InputError {
+        let position = positions[key] ?? positions[String(key.prefix { $0 != "[" })]
+        return InputError(file: file ?? "--config", line: position?.line, column: position?.column, key: key, message: message)
+    }
+
+    /// Resolves the file's devices and policies as `compare` will (presets, `cache:CAPACITY`, device files; built-ins,
+    /// policy files by path or by name in `policiesDirectory`), so that an unknown one is blamed on the file rather
+    /// than on `--devices` or `--policies`. Errors inside a device or policy file name that file.
+    public func checkReferences(policiesDirectory: String) throws(InputError) {
+        var firstDevice: Device?
+        for (k, name) in (devices ?? []).enumerated() {
+            do {
+                let device = try DeviceSource.resolve(name)
+                firstDevice = firstDevice ?? device
+            } catch where error.exitCode == InputError.usage {   // not a preset or a valid cache:CAPACITY
+                throw self.error(at: "devices[\(k)]", error.message)
+            }
+        }
+        let environment = PolicyEnvironment(seed: 1, device: firstDevice ?? Device(name: "check", physicalBytes: 4 << 30, appLimitBytes: 2 << 30))
+        for (k, spec) in (policies ?? []).enumerated() {
+            do {
+                _ = try PolicySource.make(spec, environment: environment, policiesDirectory: policiesDirectory)
+            } catch let error as InputError {
+                throw error
+            } catch let error as PolicySpecError {
+                throw self.error(at: "policies[\(k)]", Self.describe(error))
+            } catch {
+                throw self.error(at: "policies[\(k)]", "cannot be made: \(InputError.excerpt("\(error)", limit: 200))")
+            }
+        }
+    }
+
+    /// `error` with every echoed value cut short.
+    static func describe(_ error: PolicySpecError) -> String {
+        func cut(_ s: String) -> String { InputError.excerpt(s) }
+        switch error {
+        case let .malformed(text, why): return "policy '\(cut(text))': \(InputError.excerpt(why, limit: 120))"
+        case let .unknownPolicy(name, known): return "unknown policy '\(cut(name))' (known: \(known.joined(separator: ", ")))"
+        case let .unknownParameter(policy, parameter, known):
+            return "policy '\(cut(policy))' has no parameter '\(cut(parameter))' (parameters: \(known.joined(separator: ", ")))"
+        case let .badValue(policy, parameter, value, expected):
+            return "policy '\(cut(policy))': parameter '\(cut(parameter))' is '\(cut(value))', expected \(expected)"
+        }
     }
 }
 

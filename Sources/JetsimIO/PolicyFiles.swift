@@ -4,8 +4,8 @@ import Glibc
 import JetsimCore
 import Yams
 
-/// Declarative policy files (YAML; JSON is YAML too). Format: Policies/README.md. Errors name the file, the key
-/// path (`bands[1].when.footprint_mb_at_least`), its line and what was expected.
+/// Declarative policy files (YAML; JSON is YAML too). Format: Policies/README.md. Errors name the file, the line and
+/// column, the key path (`bands[1].when.footprint_mb_at_least`), what was expected and what was found.
 public enum PolicyFiles {
     public struct Found: Sendable { public var name: String; public var path: String }
 
@@ -31,43 +31,43 @@ public enum PolicyFiles {
         suffixes.map { "\(directory)/\(name)\($0)" }.first { access($0, R_OK) == 0 }
     }
 
-    public static func load(path: String) throws(PolicyFileError) -> DeclarativePolicy {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            var e = PolicyFileError(file: path, key: "", message: "cannot read the policy file")
-            e.exitCode = InputError.noInput
-            throw e
-        }
-        return try parse(text, file: path)
+    /// The policy file at `path`; every error is an `InputError` naming the file, line, column and key path.
+    public static func load(path: String) throws(InputError) -> DeclarativePolicy {
+        try parse(bytes: YAMLInput.bytes(path: path, what: "a policy file"), file: path)
     }
 
-    public static func parse(_ text: String, file: String) throws(PolicyFileError) -> DeclarativePolicy {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw PolicyFileError(file: file, key: "", message: "not valid YAML: \(error)")
-        }
-        guard let root else { throw PolicyFileError(file: file, key: "", message: "the file is empty") }
+    /// A policy file's bytes (`file` names it in messages): UTF-8, a leading byte-order mark allowed.
+    public static func parse(bytes: [UInt8], file: String) throws(InputError) -> DeclarativePolicy {
+        try parse(YAMLInput.text(bytes, file: file), file: file)
+    }
+
+    /// The largest values policy files accept (Policies/README.md): as for device files, 10 years and 1 PiB; score
+    /// weights within ±1 000 000, so that a score stays finite.
+    public enum Limits {
+        public static let seconds = DeviceFile.Limits.seconds
+        public static let mebibytes = DeviceFile.Limits.mebibytes
+        public static let weight = 1_000_000.0
+    }
+
+    public static func parse(_ text: String, file: String) throws(InputError) -> DeclarativePolicy {
+        guard let root = try YAMLInput.root(text, file: file) else { throw InputError(file: file, message: "the file is empty") }
         let reader = Reader(file: file)
         let top = try reader.mapping(root, path: "", allowed: ["name", "description", "protect", "bands", "order"])
-        guard let nameNode = top["name"] else { throw PolicyFileError(file: file, key: "name", message: "required: the policy's name") }
+        guard let nameNode = top["name"] else { throw InputError(file: file, key: "name", message: "required: the policy's name") }
         let name = try reader.string(nameNode, path: "name")
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-            throw reader.fail(nameNode, "name", "expected a name of letters, digits, '-', '_' or '.'")
+            throw reader.fail(nameNode, "name", "expected a name of letters, digits, '-', '_' or '.', found \(reader.values.found(nameNode))")
         }
         var policy = DeclarativePolicy(name: name)
         if let d = top["description"] { policy.summary = try reader.string(d, path: "description") }
         if let p = top["protect"] { policy.protect = try reader.predicate(p, path: "protect") }
         if let b = top["bands"] {
-            guard let items = b.sequence else { throw reader.fail(b, "bands", "expected a list of bands") }
+            guard let items = b.sequence else { throw reader.fail(b, "bands", "expected a list of bands, found \(reader.values.found(b))") }
             for (k, item) in items.enumerated() {
                 let path = "bands[\(k)]"
                 let band = try reader.mapping(item, path: path, allowed: ["name", "when"])
-                let bandName = try band["name"].map { n throws(PolicyFileError) in try reader.string(n, path: path + ".name") } ?? "band \(k)"
-                let when = try band["when"].map { n throws(PolicyFileError) in try reader.predicate(n, path: path + ".when") } ?? .init()
+                let bandName = try band["name"].map { n throws(InputError) in try reader.string(n, path: path + ".name") } ?? "band \(k)"
+                let when = try band["when"].map { n throws(InputError) in try reader.predicate(n, path: path + ".when") } ?? .init()
                 policy.bands.append(.init(name: bandName, when: when))
             }
         }
@@ -77,14 +77,14 @@ public enum PolicyFiles {
                 let weights = try reader.mapping(s, path: "order.score", allowed: DeclarativePolicy.Feature.allCases.map(\.rawValue))
                 for (key, node) in weights.sorted(by: { $0.key < $1.key }) {
                     guard let feature = DeclarativePolicy.Feature(rawValue: key) else { continue }
-                    policy.weights.append((feature, try reader.number(node, path: "order.score.\(key)")))
+                    policy.weights.append((feature, try reader.weight(node, path: "order.score.\(key)")))
                 }
             }
             if let t = order["tie_breakers"] {
-                guard let items = t.sequence else { throw reader.fail(t, "order.tie_breakers", "expected a list") }
+                guard let items = t.sequence else { throw reader.fail(t, "order.tie_breakers", "expected a list, found \(reader.values.found(t))") }
                 policy.tieBreakers = []
                 for (k, item) in items.enumerated() {
-                    policy.tieBreakers.append(try reader.choice(item, path: "order.tie_breakers[\(k)]", DeclarativePolicy.TieBreaker.self))
+                    policy.tieBreakers.append(try reader.values.choice(item, "order.tie_breakers[\(k)]", DeclarativePolicy.TieBreaker.self))
                 }
             }
         }
@@ -93,17 +93,16 @@ public enum PolicyFiles {
 
     /// Node access with located errors.
     struct Reader {
-        let file: String
+        let values: YAMLValues
+        init(file: String) { values = YAMLValues(file: file) }
 
-        func fail(_ node: Node, _ path: String, _ message: String) -> PolicyFileError {
-            PolicyFileError(file: file, line: node.mark.map { $0.line }, key: path, message: message)
-        }
+        func fail(_ node: Node, _ path: String, _ message: String) -> InputError { values.fail(node, path, message) }
 
-        func mapping(_ node: Node, path: String, allowed: [String]) throws(PolicyFileError) -> [String: Node] {
-            guard let m = node.mapping else { throw fail(node, path.isEmpty ? "(top)" : path, "expected a mapping of keys") }
+        func mapping(_ node: Node, path: String, allowed: [String]) throws(InputError) -> [String: Node] {
+            guard let m = node.mapping else { throw fail(node, path.isEmpty ? "(top)" : path, "expected a mapping of keys, found \(values.found(node))") }
             var out: [String: Node] = [:]
             for (k, v) in m {
-                let key = k.string ?? ""
+                let key = try values.keyName(k, in: path)
                 let full = path.isEmpty ? key : "\(path).\(key)"
                 guard allowed.contains(key) else { throw fail(k, full, "unknown key (expected one of: \(allowed.joined(separator: ", ")))") }
                 out[key] = v
@@ -111,34 +110,21 @@ public enum PolicyFiles {
             return out
         }
 
-        func string(_ node: Node, path: String) throws(PolicyFileError) -> String {
-            guard let s = node.scalar?.string else { throw fail(node, path, "expected text") }
-            return s
-        }
+        func string(_ node: Node, path: String) throws(InputError) -> String { try values.scalar(node, path, expected: "text") }
 
-        func number(_ node: Node, path: String) throws(PolicyFileError) -> Double {
-            guard let s = node.scalar?.string, let v = Double(s), v.isFinite else { throw fail(node, path, "expected a number") }
-            return v
-        }
-
-        func boolean(_ node: Node, path: String) throws(PolicyFileError) -> Bool {
-            switch node.scalar?.string {
-            case "true", "yes": return true
-            case "false", "no": return false
-            default: throw fail(node, path, "expected true or false")
-            }
-        }
-
-        func choice<T: RawRepresentable & CaseIterable>(_ node: Node, path: String, _ type: T.Type) throws(PolicyFileError) -> T where T.RawValue == String {
-            guard let s = node.scalar?.string, let v = T(rawValue: s) else {
-                throw fail(node, path, "expected one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        /// A score weight: a number within ±`Limits.weight`.
+        func weight(_ node: Node, path: String) throws(InputError) -> Double {
+            let expected = "a number from -\(Int(Limits.weight)) to \(Int(Limits.weight))"
+            let s = try values.scalar(node, path, expected: expected)
+            guard let v = Double(s), (-Limits.weight...Limits.weight).contains(v) else {
+                throw fail(node, path, "expected \(expected), found \(values.found(node))")
             }
             return v
         }
 
-        func list<T>(_ node: Node, path: String, _ element: (Node, String) throws(PolicyFileError) -> T) throws(PolicyFileError) -> [T] {
+        func list<T>(_ node: Node, path: String, _ element: (Node, String) throws(InputError) -> T) throws(InputError) -> [T] {
             if node.scalar != nil { return [try element(node, path)] }
-            guard let items = node.sequence else { throw fail(node, path, "expected a list") }
+            guard let items = node.sequence else { throw fail(node, path, "expected a list, found \(values.found(node))") }
             var out: [T] = []
             for (k, item) in items.enumerated() { out.append(try element(item, "\(path)[\(k)]")) }
             return out
@@ -152,33 +138,32 @@ public enum PolicyFiles {
             "audio": .audio, "location": .otherMode, "voip": .otherMode, "other-mode": .otherMode, "task": .task, "wake": .wake,
         ]
 
-        func predicate(_ node: Node, path: String) throws(PolicyFileError) -> DeclarativePolicy.Predicate {
+        func predicate(_ node: Node, path: String) throws(InputError) -> DeclarativePolicy.Predicate {
             let m = try mapping(node, path: path, allowed: Reader.predicateKeys)
             var p = DeclarativePolicy.Predicate()
-            func lookup<T>(_ table: [String: T], _ n: Node, _ at: String) throws(PolicyFileError) -> T {
-                guard let s = n.scalar?.string, let v = table[s] else {
-                    throw fail(n, at, "expected one of: \(table.keys.sorted().joined(separator: ", "))")
-                }
+            func lookup<T>(_ table: [String: T], _ n: Node, _ at: String) throws(InputError) -> T {
+                let expected = "one of: \(table.keys.sorted().joined(separator: ", "))"
+                guard let v = table[try values.scalar(n, at, expected: expected)] else { throw fail(n, at, "expected \(expected), found \(values.found(n))") }
                 return v
             }
-            func amount(_ key: String, unit: Double) throws(PolicyFileError) -> Int? {
+            /// Exact, in integer µs or bytes.
+            func amount(_ key: String, unit: Int, limit: Int, _ expected: String) throws(InputError) -> Int? {
                 guard let n = m[key] else { return nil }
-                let v = try number(n, path: "\(path).\(key)")
-                guard v >= 0 else { throw fail(n, "\(path).\(key)", "must not be negative") }
-                return Int(min(v * unit, 1e18))
+                return try values.amount(n, "\(path).\(key)", unit: unit, in: 0...limit * unit, expected: expected)
             }
-            if let n = m["class"] { p.classes = try list(n, path: "\(path).class") { (x, at) throws(PolicyFileError) in try lookup(Reader.classNames, x, at) } }
-            if let n = m["state"] { p.states = try list(n, path: "\(path).state") { (x, at) throws(PolicyFileError) in try lookup(Reader.stateNames, x, at) } }
+            let seconds = "seconds from 0 to \(Limits.seconds) (10 years)", mebibytes = "a size in MB from 0 to \(Limits.mebibytes) (1 PiB)"
+            if let n = m["class"] { p.classes = try list(n, path: "\(path).class") { (x, at) throws(InputError) in try lookup(Reader.classNames, x, at) } }
+            if let n = m["state"] { p.states = try list(n, path: "\(path).state") { (x, at) throws(InputError) in try lookup(Reader.stateNames, x, at) } }
             if let n = m["mode"] {
-                let modes = try list(n, path: "\(path).mode") { (x, at) throws(PolicyFileError) in try lookup(Reader.activityNames, x, at) }
+                let modes = try list(n, path: "\(path).mode") { (x, at) throws(InputError) in try lookup(Reader.activityNames, x, at) }
                 p.activities = modes.reduce(into: []) { $0.formUnion($1) }
             }
-            if let n = m["running_task"] { p.runningTask = try boolean(n, path: "\(path).running_task") }
-            if let n = m["background_activity"] { p.backgroundActivity = try boolean(n, path: "\(path).background_activity") }
-            p.idleAtLeastMicros = try amount("idle_s_at_least", unit: 1e6)
-            p.idleBelowMicros = try amount("idle_s_below", unit: 1e6)
-            p.footprintAtLeast = try amount("footprint_mb_at_least", unit: Double(Units.mebibyte))
-            p.footprintBelow = try amount("footprint_mb_below", unit: Double(Units.mebibyte))
+            if let n = m["running_task"] { p.runningTask = try values.flag(n, "\(path).running_task") }
+            if let n = m["background_activity"] { p.backgroundActivity = try values.flag(n, "\(path).background_activity") }
+            p.idleAtLeastMicros = try amount("idle_s_at_least", unit: Units.microsPerSecond, limit: Limits.seconds, seconds)
+            p.idleBelowMicros = try amount("idle_s_below", unit: Units.microsPerSecond, limit: Limits.seconds, seconds)
+            p.footprintAtLeast = try amount("footprint_mb_at_least", unit: Units.mebibyte, limit: Limits.mebibytes, mebibytes)
+            p.footprintBelow = try amount("footprint_mb_below", unit: Units.mebibyte, limit: Limits.mebibytes, mebibytes)
             return p
         }
     }

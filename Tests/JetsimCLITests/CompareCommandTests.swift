@@ -119,7 +119,39 @@ import Testing
         try "apps: x\ncolour: red\n".write(toFile: dir + "/bad.yaml", atomically: true, encoding: .utf8)
         let bad = try CLI.run(["compare", "--config", dir + "/bad.yaml", "--devices", "iphone-x", "--trace", CLI.exampleTrace, "--out", dir + "/b"])
         #expect(bad.status == 65)
-        #expect(bad.stderr.contains("bad.yaml:2: field 'colour': unknown key"))
+        #expect(bad.stderr.contains("bad.yaml:2:1: key 'colour': unknown key"))
+    }
+
+    /// Issue 19, 3: a bad value in --config is bad data in that file (65, located, no usage text), where it used to be
+    /// blamed on an option (64 with usage): a duration, a repeated seed, an unknown policy, a baseline not in the grid.
+    @Test func badValuesInTheConfigFileAreBlamedOnTheFile() throws {
+        let dir = try scratch()
+        let config = dir + "/exp.yaml"
+        let head = "apps: \(CLI.exampleApps)\ntrace: \(CLI.exampleTrace)\nout: \(dir)/o\ndevices: [iphone-x]\n"
+        let cases = [
+            ("warmup: forever\n", ":5:9: key 'warmup': expected a duration"),
+            ("seeds: [3, 3]\n", ":5:12: key 'seeds[1]': '3' is listed twice"),
+            ("policies: [xnu, nosuch]\n", ":5:17: key 'policies[1]': unknown policy 'nosuch'"),
+            ("format: csv\n", ":5:9: key 'format': expected one of: jetsim, libcachesim, found 'csv'"),
+            ("baseline: lru\n", ":5:11: key 'baseline': 'lru' is not one of the policies"),
+        ]
+        for (line, message) in cases {
+            try (head + line).write(toFile: config, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["compare", "--config", config, "--quiet"])
+            #expect(r.status == 65, "\(line): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("jetsim: \(config)\(message)"), "\(line): \(r.stderr)")
+            #expect(!r.stderr.contains("Usage") && !r.stderr.contains("--warmup"), "\(line): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(line): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+        }
+        // An option still overrides the file's value, and its own mistakes stay usage errors.
+        try (head + "baseline: lru\n").write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["compare", "--config", config, "--policies", "xnu,lru", "--quiet"]).status == 0)
+        try head.write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["compare", "--config", config, "--warmup", "forever", "--quiet"]).status == 64)
+        // Not a regular file: 66.
+        let r = try CLI.run(["compare", "--config", dir, "--quiet"])
+        #expect(r.status == 66 && r.stderr == "jetsim: \(dir): is a directory, not an experiment file\n", "\(r.stderr)")
     }
 
     @Test func theShippedExampleConfigRuns() throws {

@@ -289,7 +289,7 @@ func files(in directory: String) -> [String] {
         try "name: bad\norder:\n  tie_breakers: [coin_flip]\n".write(toFile: file, atomically: true, encoding: .utf8)
         let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policy", file, "--out", dir + "/o"])
         #expect(r.status == 65)
-        #expect(r.stderr == "jetsim: \(file):3: key 'order.tie_breakers[0]': expected one of: lru, fifo, largest, smallest, band_entry, farthest_next_use, app\n")
+        #expect(r.stderr == "jetsim: \(file):3:18: key 'order.tie_breakers[0]': expected one of: lru, fifo, largest, smallest, band_entry, farthest_next_use, app, found 'coin_flip'\n")
         #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
     }
 

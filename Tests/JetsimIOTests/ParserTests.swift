@@ -240,7 +240,7 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
             ("base: iphone-x\nos_era: ios99\n", "os_era", "expected one of"),
             ("base: iphone-x\nkernel: xnu-1\n", "kernel", "expected one of"),
             ("base: iphone-x\nkernel: xnu-10063\nreaper: true\n", "reaper", "no long-idle reaper"),
-            ("base: iphone-x\nsoft_pct: 2\n", nil, "kill thresholds"),
+            ("base: iphone-x\nsoft_pct: 2\n", "soft_pct", "kill thresholds"),
             ("- a\n- b\n", nil, "expected a mapping"),
         ]
         for (yaml, key, message) in cases {
@@ -248,7 +248,7 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
                 _ = try DeviceFile.parse(yaml, file: "bad.yaml")
                 Issue.record("accepted: \(yaml)")
             } catch {
-                #expect(error.field == key, "\(yaml)")
+                #expect(error.key == key, "\(yaml)")
                 #expect(error.message.contains(message), "\(yaml): \(error)")
             }
         }

@@ -88,18 +88,18 @@ import Testing
     }
 
     @Test func badFilesNameTheFileKeyAndExpectation() {
-        let cases: [(String, String, Int?, String)] = [
+        let cases: [(String, String?, Int?, String)] = [
             ("description: x\n", "name", nil, "required"),
             ("name: a\ncolour: red\n", "colour", 2, "unknown key"),
             ("name: a\nbands: {}\n", "bands", 2, "expected a list"),
             ("name: a\nbands:\n  - when: { class: sleepy }\n", "bands[0].when.class", 3, "expected one of"),
-            ("name: a\nbands:\n  - when: { footprint_mb_at_least: lots }\n", "bands[0].when.footprint_mb_at_least", 3, "expected a number"),
-            ("name: a\nbands:\n  - when: { footprint_mb_at_least: -5 }\n", "bands[0].when.footprint_mb_at_least", 3, "must not be negative"),
+            ("name: a\nbands:\n  - when: { footprint_mb_at_least: lots }\n", "bands[0].when.footprint_mb_at_least", 3, "expected a size in MB"),
+            ("name: a\nbands:\n  - when: { footprint_mb_at_least: -5 }\n", "bands[0].when.footprint_mb_at_least", 3, "found '-5'"),
             ("name: a\norder:\n  score: { happiness: 1 }\n", "order.score.happiness", 3, "unknown key"),
             ("name: a\norder:\n  tie_breakers: [coin_flip]\n", "order.tie_breakers[0]", 3, "expected one of"),
             ("name: a\nprotect: { running_task: maybe }\n", "protect.running_task", 2, "expected true or false"),
             ("name: 'a b'\n", "name", 1, "expected a name"),
-            ("name: a\nbands: [\n", "", nil, "not valid YAML"),
+            ("name: a\nbands: [\n", nil, 3, "not valid YAML"),
         ]
         for (yaml, key, line, message) in cases {
             do {

@@ -1,0 +1,62 @@
+import Foundation
+import JetsimCore
+@testable import JetsimIO
+import Testing
+
+/// The regression corpus under Tests/FuzzCorpus, replayed through each reader's in-memory entry point: the files
+/// named `valid-*` parse; every other one is a single clear line of bad data, never a trap.
+@Suite struct FuzzCorpusTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let directory = packageRoot + "/Tests/FuzzCorpus"
+
+    @Test(arguments: [("device", YAMLKind.device), ("policy", .policy), ("config", .config)])
+    func everyCorpusFileParsesOrIsOneLocatedLine(_ folder: String, _ kind: YAMLKind) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory + "/" + folder).sorted()
+        #expect(names.count >= 10)
+        #expect(names.contains { $0.hasPrefix("valid-") })
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.directory + "/\(folder)/\(name)")))
+            do {
+                try kind.parse(bytes, name: name)
+                #expect(name.hasPrefix("valid-"), "\(folder)/\(name) was accepted")
+            } catch {
+                #expect(!name.hasPrefix("valid-"), "\(folder)/\(name): \(error)")
+                #expect(error.exitCode == InputError.dataError, "\(folder)/\(name)")
+                #expect(error.description.hasPrefix(name + ":"), "\(folder)/\(name): \(error)")
+                #expect(!error.description.contains("\n"), "\(folder)/\(name): \(error)")
+                #expect(error.description.count < 1000, "\(folder)/\(name): \(error.description.prefix(200))")
+            }
+        }
+    }
+
+    /// Issue 19, 5: whatever a device file accepts, the engine runs without trapping — at every limit at once, at
+    /// the smallest device, and with trace times at the largest a trace may hold.
+    @Test func theEngineRunsDevicesAtTheLimits() throws {
+        let corpus = Self.directory + "/device/"
+        let catalog = try CatalogFile.read(path: Self.packageRoot + "/Examples/day/apps.csv")
+        let events = try TraceReader.readAll(path: Self.packageRoot + "/Examples/day/trace.csv", catalog: catalog, threads: 1)
+        let shift = DecimalParser.maxMicros - (events.last?.time ?? 0)
+        let late = events.map { TraceEvent(time: $0.time + shift, app: $0.app, kind: $0.kind, value: $0.value) }
+        let extremePolicy = try PolicyFiles.load(path: Self.directory + "/policy/valid-largest-values.yaml")
+        func run<P: EvictionPolicy>(_ policy: P, _ device: Device, _ trace: [TraceEvent]) -> (events: Int, violations: [String]) {
+            let future = policy.descriptor.capabilities.contains(.needsFuture) ? NextUseTable(events: trace, appCount: catalog.count) : nil
+            var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver(), future: future)
+            for e in trace { simulator.process(e) }
+            let violations = simulator.invariantViolations()
+            return (simulator.finish().events, violations)
+        }
+        for name in ["valid-largest-values.yaml", "valid-largest-ram-no-reserve.yaml", "valid-smallest-values.yaml"] {
+            let device = try DeviceFile.read(path: corpus + name)
+            let policies: [any EvictionPolicy] = try [extremePolicy] + PolicyRegistry.builtIns.map {
+                try PolicyRegistry.make(PolicySpec(name: $0.name), environment: PolicyEnvironment(seed: 1, device: device))
+            }
+            for trace in [events, late] {
+                for policy in policies {
+                    let result = run(policy, device, trace)
+                    #expect(result.events == trace.count && result.violations == [], "\(name), \(policy.descriptor.name)")
+                }
+            }
+        }
+    }
+}
