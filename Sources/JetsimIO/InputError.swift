@@ -37,11 +37,6 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         return text + message
     }
 
-    /// A user's value as quoted in a message: at most 40 characters, so that no message echoes a whole line or file.
-    public static func excerpt(_ text: String) -> String {
-        text.count <= 40 ? text : String(text.prefix(40)) + "…"
-    }
-
     public static let usage: Int32 = 64
     public static let dataError: Int32 = 65
     public static let noInput: Int32 = 66
