@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 // Layers, top-down: jetsim (executable) → JetsimCLI (commands) → JetsimIO (files at the edges)
@@ -48,3 +49,9 @@ let package = Package(
         .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore", "JetsimRealMemory"]),
     ]
 )
+
+// The libFuzzer harness (README: Fuzzing) exists only when asked for: it needs -sanitize=fuzzer, which plain builds lack.
+if ProcessInfo.processInfo.environment["JETSIM_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "JetsimFuzz", dependencies: ["JetsimIO"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    package.products.append(.executable(name: "jetsim-fuzz", targets: ["JetsimFuzz"]))
+}

@@ -13,8 +13,12 @@ public enum CatalogFile {
 
     /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
     public static func read(path source: String, name: String? = nil) throws(InputError) -> AppCatalog {
-        let path = name ?? source
-        let reader = try CSVReader(path: source, name: name)
+        try read(try CSVReader(path: source, name: name))
+    }
+
+    /// The catalog in `reader` (a file, or bytes in memory: `FuzzTarget.catalog`).
+    public static func read(_ reader: CSVReader) throws(InputError) -> AppCatalog {
+        let path = reader.path
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected a header row)") }
         let header = reader.strings().map { $0.trimmingSpaces }
         var index: [String: Int] = [:]
