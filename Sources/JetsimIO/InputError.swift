@@ -23,6 +23,12 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         return text + message
     }
 
+    /// `text` as echoed in a message: its first 40 characters, then "…" when it is longer.
+    public static func excerpt(_ text: String) -> String {
+        let head = text.prefix(40)
+        return head.endIndex == text.endIndex ? text : head + "…"
+    }
+
     public static let usage: Int32 = 64
     public static let dataError: Int32 = 65
     public static let noInput: Int32 = 66

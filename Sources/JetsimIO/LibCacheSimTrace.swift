@@ -9,6 +9,7 @@ import JetsimCore
 /// a single field is libCacheSim's plain-text format: one object id per line, every object of size 1, one request
 /// per second.
 /// The file is read twice (once for the catalog, once streaming the requests), in constant memory per object.
+/// A UTF-8 byte-order mark at the start is skipped.
 public final class LibCacheSimTrace {
     public struct Fields: Sendable, Equatable {
         public var time = 1, objectID = 2, objectSize = 3
@@ -38,14 +39,31 @@ public final class LibCacheSimTrace {
     private let hasHeader: Bool
     /// libCacheSim's txt format: one object id per line.
     public let plainText: Bool
-    private var reader: CSVReader?
+    private var reader: InputRows?
     private var lastTime = Int.min
     private var requestIndex = 0
+    /// The trace's bytes when it was given in memory (nil: read from `path`).
+    private let bytes: [UInt8]?
 
-    public init(path: String, fields: Fields = Fields()) throws(InputError) {
+    public convenience init(path: String, fields: Fields = Fields()) throws(InputError) {
+        try self.init(path: path, bytes: nil, fields: fields)
+    }
+
+    /// The same over bytes in memory (`name` stands for the file in messages); reads no file.
+    public convenience init(bytes: [UInt8], name: String, fields: Fields = Fields()) throws(InputError) {
+        try self.init(path: name, bytes: bytes, fields: fields)
+    }
+
+    private static func rows(path: String, bytes: [UInt8]?) throws(InputError) -> InputRows {
+        if let bytes { return InputRows(bytes: bytes, name: path) }
+        return try InputRows(path: path)
+    }
+
+    private init(path: String, bytes: [UInt8]?, fields: Fields) throws(InputError) {
         self.path = path
         self.fields = fields
-        let scan = try CSVReader(path: path)
+        self.bytes = bytes
+        let scan = try LibCacheSimTrace.rows(path: path, bytes: bytes)
         var ids: [UInt64: Int32] = [:]
         var profiles: [AppProfile] = []
         var header = false
@@ -94,7 +112,7 @@ public final class LibCacheSimTrace {
         return v
     }
 
-    private static func request(_ r: CSVReader, fields: Fields, path: String, plainText: Bool) throws(InputError) -> (UInt64, Int) {
+    private static func request(_ r: InputRows, fields: Fields, path: String, plainText: Bool) throws(InputError) -> (UInt64, Int) {
         if plainText {
             guard let id = r.withField(0, unsigned) else {
                 throw LibCacheSimProblem.objectID(path, line: r.lineNumber, found: r.string(0))
@@ -116,7 +134,7 @@ public final class LibCacheSimTrace {
     /// The next request as an `open`, or nil at the end.
     public func next() throws(InputError) -> TraceEvent? {
         if reader == nil {
-            reader = try CSVReader(path: path)
+            reader = try LibCacheSimTrace.rows(path: path, bytes: bytes)
             if hasHeader { _ = try reader?.nextRow() }
         }
         guard let r = reader, try r.nextRow() else { return nil }
