@@ -48,4 +48,23 @@ import Testing
         let unknown = try CLI.run(["inspect", CLI.exampleTrace, "--apps", CLI.packageRoot + "/Reports/examples/day-iphone-x/apps.csv"])
         #expect(unknown.status == 65)   // that file is a report, not a catalog: its header is rejected
     }
+
+    /// Found by fuzzing: each trapped in the generator (an overflowing product, a Double → Int of 1e300).
+    @Test func generateRefusesOptionsOutsideTheirLimits() throws {
+        let dir = try scratch()
+        let cases: [([String], String)] = [
+            (["--users", "4611686018427387904", "--days", "2"], "--users"), (["--pushes-per-hour", "1e300"], "--pushes-per-hour"),
+            (["--pushes-per-hour", "nan"], "--pushes-per-hour"), (["--days", "3651"], "--days"), (["--zipf", "inf"], "--zipf"),
+            (["--engagement-p90", "inf"], "--engagement-p90"), (["--calls-per-day", "1e9"], "--calls-per-day"),
+            (["--sessions-per-day", "nan"], "--sessions-per-day"), (["--users", "1000", "--days", "1001"], "--users × --days"),
+        ]
+        for (options, name) in cases {
+            let r = try CLI.run(["generate"] + options + ["--out", dir + "/x"])
+            #expect(r.status == 64, "\(options): \(r.stderr)")
+            #expect(r.stderr.contains(name + " must"), "\(options): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x"))
+        let top = try CLI.run(["generate", "--pushes-per-hour", "100", "--calls-per-day", "1000", "--zipf", "10", "--out", dir + "/top"])
+        #expect(top.status == 0, "\(top.stderr)")
+    }
 }
