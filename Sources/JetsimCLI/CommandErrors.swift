@@ -24,10 +24,11 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
-/// `--sample-interval` (`60`, `90s`, `10m`, `1h`) as positive microseconds; `run` and `compare` share it.
+/// `--sample-interval` (`60`, `90s`, `10m`, `1h`) as positive microseconds, at most 2^60 (so the next sample's time
+/// cannot overflow); `run` and `compare` share it.
 func sampleIntervalMicros(_ text: String) throws -> Int {
-    guard let v = Durations.micros(text), v > 0 else {
-        throw ValidationError("--sample-interval must be a positive duration such as 60, 90s or 1h, found '\(text)'")
+    guard let v = Durations.micros(text), v > 0, v <= DecimalParser.maxMicros else {
+        throw ValidationError("--sample-interval must be a positive duration such as 60, 90s or 1h (at most 2^60 µs), found '\(text)'")
     }
     return v
 }

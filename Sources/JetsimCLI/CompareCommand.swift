@@ -73,7 +73,9 @@ public struct CompareCommand: ParsableCommand {
         }
         func duration(_ text: String?, _ name: String) throws -> Int {
             guard let text else { return 0 }
-            guard let v = Durations.micros(text), v >= 0 else { throw ValidationError("--\(name) takes a duration such as 1h, 30m or 90s, found '\(text)'") }
+            guard let v = Durations.micros(text), v >= 0, v <= DecimalParser.maxMicros else {
+                throw ValidationError("--\(name) takes a duration such as 1h, 30m or 90s (at most 2^60 µs), found '\(text)'")
+            }
             return v
         }
         let jobs = jobs ?? file.jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -135,6 +137,12 @@ public struct CompareCommand: ParsableCommand {
             // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
             catalog = try CatalogFile.read(path: appsInput?.path ?? "", name: plan.apps)
             events = try TraceReader.readAll(path: traceInput.path, catalog: catalog, threads: min(plan.jobs, 2), name: plan.trace)
+        }
+        if plan.interval > 0, let first = events.first, let last = events.last {
+            try TimeWindows.check(trace: plan.trace, spanMicros: last.time - first.time, intervalMicros: plan.interval,
+                                  runs: plan.devices.count * plan.policies.count * plan.seeds.count,
+                                  windows: "--interval \(TimeWindows.seconds(plan.interval)) s", advice: "choose a longer --interval",
+                                  exitCode: InputError.usage)
         }
         let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
                                                                         policiesDirectory: policiesDirectory) }

@@ -40,15 +40,12 @@ public struct GenerateCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        guard users >= 1, days >= 1, apps >= 1 else { throw ValidationError("--users, --days and --apps must be at least 1") }
-        guard users * days <= 1_000_000 else { throw ValidationError("--users × --days must be at most 1 000 000") }
-        guard apps <= 100_000 else { throw ValidationError("--apps must be at most 100 000") }
-        guard zipf >= 0, sessionsPerDay > 0, sessionsPerDay <= 10_000, appsPerSession >= 1, appsPerSession <= 100 else {
-            throw ValidationError("--zipf must be ≥ 0, --sessions-per-day in (0, 10000], --apps-per-session in [1, 100]")
-        }
-        guard engagementMedian > 0, engagementP90 > engagementMedian, callsPerDay >= 0, pushesPerHour >= 0, (0...1).contains(forceQuit) else {
-            throw ValidationError("--engagement-p90 must exceed --engagement-median > 0; rates must not be negative; --force-quit in [0, 1]")
-        }
+        var options = WorkloadOptions()   // the limits live with the generator they protect (README, "Limits")
+        (options.users, options.days, options.apps) = (users, days, apps)
+        (options.zipfExponent, options.sessionsPerDay, options.appsPerSession) = (zipf, sessionsPerDay, appsPerSession)
+        (options.engagementMedianSeconds, options.engagementP90Seconds) = (engagementMedian, engagementP90)
+        (options.callsPerDay, options.pushesPerHour, options.forceQuitProbability) = (callsPerDay, pushesPerHour, forceQuit)
+        if let problem = options.problem { throw ValidationError(problem) }
     }
 
     public func run() throws {

@@ -11,7 +11,8 @@ public struct InspectCommand: ParsableCommand {
         discussion: """
         The reuse distance of an open is the number of distinct apps opened since the previous open of the same app:
         an LRU device that keeps d + 1 apps resumes it. The working set is the number of distinct apps opened per hour.
-        --csv prints every number as `section,key,value` rows (stable; the hourly working set in full).
+        --csv prints every number as `section,key,value` rows (stable; the hourly working set in full). A trace whose
+        hours would exceed 1 000 000 (over 114 years) is refused.
 
         Examples:
           jetsim inspect Examples/day/trace.csv
@@ -45,6 +46,8 @@ public struct InspectCommand: ParsableCommand {
                 while let e = try reader.next() { stats.add(e, user: reader.currentUser) }
                 names = reader.appNames
             }
+            try TimeWindows.check(trace: trace, spanMicros: stats.spanMicros, intervalMicros: 3600 * Units.microsPerSecond,
+                                  windows: "its hourly working set", advice: "are its times in seconds?", exitCode: InputError.dataError)
             csv ? printCSV(stats, names: names) : printTables(stats, names: names)
         }
     }
@@ -89,9 +92,9 @@ public struct InspectCommand: ParsableCommand {
             print("  " + b.label.padding(toLength: 6, withPad: " ", startingAt: 0)
                   + String(repeating: " ", count: max(0, 8 - String(c).count)) + String(c) + "  " + String(repeating: "#", count: c * 40 / peak))
         }
-        let active = s.hours.filter { $0.opens > 0 }
+        let active = s.activeHours
         let mean = active.isEmpty ? "0" : FixedPoint.format(active.map(\.distinctApps).reduce(0, +), over: active.count, decimals: 2)
         print("working set: \(mean) distinct apps per active hour, at most \(active.map(\.distinctApps).max() ?? 0) "
-              + "(\(active.count) of \(s.hours.count) hours with opens; --csv lists every hour)")
+              + "(\(active.count) of \(s.hourCount) hours with opens; --csv lists every hour)")
     }
 }

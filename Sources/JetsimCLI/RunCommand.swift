@@ -62,7 +62,7 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "Simulated time between timeseries.csv samples: seconds, or 90s, 10m, 1h.")
     var sampleInterval: String = "60"
 
-    @Option(help: "Most timeseries.csv rows to keep; sampling stops there, with a warning.")
+    @Option(help: "Most timeseries.csv rows to keep (1 to 1 000 000); sampling stops there, with a warning.")
     var maxSamples: Int = 1_000_000
 
     @Option(help: "OS era, which sets the background-task budget: ios6 (600 s), ios7 (180 s), ios13 (30 s, the default).")
@@ -87,7 +87,7 @@ public struct RunCommand: ParsableCommand {
 
     public func validate() throws {
         _ = try sampleIntervalMicros(sampleInterval)
-        guard maxSamples > 0 else { throw ValidationError("--max-samples must be positive") }
+        guard maxSamples > 0, maxSamples <= TimeWindows.limit else { throw ValidationError("--max-samples must be between 1 and 1 000 000") }
         guard format == "jetsim" || format == "libcachesim" else {
             throw ValidationError("--format must be 'jetsim' or 'libcachesim', found '\(format)'")
         }

@@ -50,15 +50,18 @@ public final class CSVReader {
     }
 
     /// Reads CSV bytes already in memory (`name` stands for the file in messages).
-    public init(bytes: [UInt8], name: String) {
+    public init(bytes: [UInt8], name: String, delimiter: UInt8 = UInt8(ascii: ",")) {
         path = name
-        scanner = RowScanner(path: name, fd: -1, gz: nil, delimiter: UInt8(ascii: ","), bufferSize: 16)
+        scanner = RowScanner(path: name, fd: -1, gz: nil, delimiter: delimiter, bufferSize: 16)
         scanner.buffer = bytes
         scanner.limit = scanner.buffer.count
         scanner.atEOF = true
     }
 
     deinit { scanner.close() }
+
+    /// UTF-8's byte order mark, EF BB BF, skipped at the start of every text input.
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Line of the current row's first byte (1-based).
     public var lineNumber: Int { scanner.lineNumber }
@@ -173,12 +176,10 @@ struct RowScanner {
         return try refill() ? buffer[position] : nil
     }
 
-    /// Skips a UTF-8 byte order mark (EF BB BF) at the very start, as spreadsheet programs write one.
+    /// Skips a UTF-8 byte order mark at the very start, as spreadsheet programs write one.
     private mutating func skipByteOrderMark() throws(InputError) {
         while limit - position < 3, try refill() {}
-        if limit - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF {
-            position += 3
-        }
+        if limit - position >= 3, buffer[position..<position + 3].elementsEqual(CSVReader.byteOrderMark) { position += 3 }
     }
 
     mutating func nextRow() throws(InputError) -> Bool {

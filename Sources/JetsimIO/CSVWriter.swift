@@ -1,4 +1,5 @@
-/// Builds CSV text with RFC 4180 quoting (fields with commas, quotes or line breaks are quoted).
+/// Builds CSV text with RFC 4180 quoting (fields with commas, quotes or line breaks are quoted, and fields starting
+/// with `#`, which Jetsim's reader would otherwise take, at the start of a row, for a comment line).
 public struct CSVLine {
     private var text = ""
     private var first = true
@@ -7,7 +8,7 @@ public struct CSVLine {
     public mutating func add(_ field: String) {
         if !first { text += "," }
         first = false
-        var needsQuotes = false, hasQuote = false
+        var needsQuotes = field.utf8.first == 0x23, hasQuote = false
         for b in field.utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
             needsQuotes = true
             if b == 0x22 { hasQuote = true }

@@ -5,26 +5,36 @@ import JetsimCore
 /// directory, so `jetsim plot DIR` can redraw it at any time: cold launches and user-visible kills per policy
 /// (bars, per device), available memory over time with kill markers for one cell, and the launch-latency
 /// distribution per policy (cumulative, per device).
+///
+/// Every number drawn from a file must be finite and at most `maxMagnitude` in size; anything else is refused with
+/// its file, line and column. Drawing itself clamps what it converts to pixels, so no value can stop it.
 public enum ChartReport {
     /// One row of a CSV table, read by column name. Rows share their table's column index, so reading a large
     /// file costs one array of strings per row (not one dictionary).
     public struct Row: Sendable {
         let columns: [String: Int]
         let values: [String]
+        /// Line of the row in its file.
+        public let line: Int
         public subscript(name: String) -> String? {
             guard let k = columns[name], values.indices.contains(k) else { return nil }
             return values[k]
         }
     }
 
-    /// A CSV file as rows of named fields (quoted fields handled by the project's reader).
+    /// A CSV file as rows of named fields (quoted fields handled by the project's reader; a byte-order mark skipped).
     public static func table(_ path: String) throws(InputError) -> [Row] {
         try rows(of: try CSVReader(path: path))
     }
 
     /// CSV text in memory as rows of named fields.
     public static func table(text: String, name: String) throws(InputError) -> [Row] {
-        try rows(of: CSVReader(text: text, name: name))
+        try rows(of: CSVReader(bytes: Array(text.utf8), name: name))
+    }
+
+    /// CSV bytes in memory as rows of named fields.
+    public static func table(bytes: [UInt8], name: String) throws(InputError) -> [Row] {
+        try rows(of: CSVReader(bytes: bytes, name: name))
     }
 
     private static func rows(of reader: CSVReader) throws(InputError) -> [Row] {
@@ -32,8 +42,38 @@ public enum ChartReport {
         var columns: [String: Int] = [:]
         for (k, name) in reader.strings().enumerated() where columns[name] == nil { columns[name] = k }
         var rows: [Row] = []
-        while try reader.nextRow() { rows.append(Row(columns: columns, values: reader.strings())) }
+        while try reader.nextRow() { rows.append(Row(columns: columns, values: reader.strings(), line: reader.lineNumber)) }
         return rows
+    }
+
+    /// Largest magnitude of a number drawn (counts, MB, seconds and milliseconds all stay far below).
+    public static let maxMagnitude = 1e15
+
+    /// The tables the page is drawn from, by file name, with the columns whose numbers are drawn.
+    public static let numericColumns: [(file: String, columns: [String])] = [
+        ("summary.csv", ["cold_launches", "user_visible_kills"]), ("latency.csv", ["latency_ms", "launches"]),
+        ("chart-timeseries.csv", ["time", "available_mb"]), ("chart-kills.csv", ["time"]),
+    ]
+
+    /// `rows` of the table `kind` (a file name of `numericColumns`) after checking every drawn number: empty cells are
+    /// left out of the charts, anything else must be a finite number of magnitude at most `maxMagnitude`.
+    static func checked(_ rows: [Row], kind: String, file: String) throws(InputError) -> [Row] {
+        let columns = numericColumns.first { $0.file == kind }?.columns ?? []
+        for row in rows {
+            for column in columns {
+                guard let text = row[column], !text.isEmpty else { continue }
+                guard let v = Double(text), v.isFinite, abs(v) <= maxMagnitude else {
+                    throw InputError(file: file, line: row.line, field: column,
+                                     message: "expected a finite number of magnitude at most 1e15, found '\(InputError.excerpt(text))'")
+                }
+            }
+        }
+        return rows
+    }
+
+    /// The table `kind` of the compare directory `directory`, checked.
+    private static func table(in directory: String, _ kind: String) throws(InputError) -> [Row] {
+        try checked(table(directory + "/" + kind), kind: kind, file: directory + "/" + kind)
     }
 
     static let palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
@@ -54,10 +94,17 @@ public enum ChartReport {
         return out
     }
 
-    /// One decimal, rendered from integers (no Foundation formatting in loops over thousands of points).
+    /// One decimal, rendered from integers (no Foundation formatting in loops over thousands of points). Values
+    /// beyond ±10^16 are drawn at that bound, a value that is not a number as 0.
     static func f(_ v: Double) -> String {
-        let tenths = Int((v * 10).rounded())
-        return FixedPoint.format(tenths, over: 10, decimals: 1)
+        let tenths = (v * 10).rounded()
+        guard !tenths.isNaN else { return "0.0" }
+        return FixedPoint.format(Int(min(max(tenths, -1e17), 1e17)), over: 10, decimals: 1)
+    }
+
+    /// The pixel column of an x coordinate, clamped to ±10^9 (0 for a value that is not a number).
+    static func pixel(_ x: Double) -> Int {
+        x.isNaN ? 0 : Int(min(max(x, -1e9), 1e9))
     }
 
     /// Grouped bars: one group per device, one bar per policy (the mean over seeds).
@@ -117,7 +164,7 @@ public enum ChartReport {
             bucket.removeAll(keepingCapacity: true)
         }
         for p in points {
-            let c = Int(x(p.0))
+            let c = pixel(x(p.0))
             if c != column { flush(); column = c }
             bucket.append(p)
         }
@@ -127,7 +174,7 @@ public enum ChartReport {
         var byColumn: [Int: (t: Double, labels: [String], count: Int)] = [:]
         for k in kills {
             guard let t = Double(k["time"] ?? ""), t >= t0, t <= t1 else { continue }
-            let c = Int(x(t))
+            let c = pixel(x(t))
             var entry = byColumn[c] ?? (t, [], 0)
             entry.count += 1
             if entry.labels.count < 5 { entry.labels.append("\(k["app"] ?? "") (\(k["reason"] ?? "")) at \(k["time"] ?? "") s") }
@@ -171,9 +218,36 @@ public enum ChartReport {
 
     /// The page for the compare directory `directory`.
     public static func html(directory: String) throws(InputError) -> String {
-        let timeseries = try table(directory + "/chart-timeseries.csv")
-        let kills = try table(directory + "/chart-kills.csv")
+        let timeseries = try table(in: directory, "chart-timeseries.csv")
+        let kills = try table(in: directory, "chart-kills.csv")
         return try html(directory: directory, memoryChart: memoryChart(timeseries: timeseries, kills: kills))
+    }
+
+    /// The page from the four tables' bytes in memory, named as the files of `directory` in messages; reads and
+    /// writes no file.
+    public static func html(summary: [UInt8], latency: [UInt8], timeseries: [UInt8], kills: [UInt8], directory: String) throws(InputError) -> String {
+        func load(_ bytes: [UInt8], _ kind: String) throws(InputError) -> [Row] {
+            try checked(table(bytes: bytes, name: directory + "/" + kind), kind: kind, file: directory + "/" + kind)
+        }
+        let chart = memoryChart(timeseries: try load(timeseries, "chart-timeseries.csv"), kills: try load(kills, "chart-kills.csv"))
+        return page(summary: try load(summary, "summary.csv"), latency: try load(latency, "latency.csv"), memoryChart: chart)
+    }
+
+    /// The page from one table in memory, the others empty: which table is told by the start of `name`'s last
+    /// component (`summary`, `latency`, `chart-timeseries` or `chart-kills`, e.g. `summary-inf.csv`). For replaying
+    /// single files (fuzzing corpora); reads and writes no file.
+    public static func html(csv bytes: [UInt8], name: String) throws(InputError) -> String {
+        let base = name.split(separator: "/").last.map(String.init) ?? name
+        let kinds = ["chart-timeseries", "chart-kills", "summary", "latency"]
+        guard let kind = kinds.first(where: { base.hasPrefix($0) }) else {
+            throw InputError(file: name, message: "cannot tell which table this is: its name must start with \(kinds.joined(separator: ", "))",
+                             exitCode: InputError.usage)
+        }
+        func load(_ table: String) throws(InputError) -> [Row] {
+            table == kind ? try checked(self.table(bytes: bytes, name: name), kind: table + ".csv", file: name) : []
+        }
+        let chart = memoryChart(timeseries: try load("chart-timeseries"), kills: try load("chart-kills"))
+        return page(summary: try load("summary"), latency: try load("latency"), memoryChart: chart)
     }
 
     /// The memory chart of the charted cell from the rows of `chart-timeseries.csv` and `chart-kills.csv` (compare
@@ -186,13 +260,16 @@ public enum ChartReport {
 
     /// The page for `directory`, whose `summary.csv` and `latency.csv` are read, with the memory chart given.
     public static func html(directory: String, memoryChart: String) throws(InputError) -> String {
-        let summary = try table(directory + "/summary.csv")
+        page(summary: try table(in: directory, "summary.csv"), latency: try table(in: directory, "latency.csv"), memoryChart: memoryChart)
+    }
+
+    /// The page from the rows of `summary.csv` and `latency.csv`, with the memory chart given.
+    static func page(summary: [Row], latency latencyRows: [Row], memoryChart: String) -> String {
         var devices: [String] = [], policies: [String] = []
         for r in summary {
             if let d = r["device"], !devices.contains(d) { devices.append(d) }
             if let p = r["policy"], !policies.contains(p) { policies.append(p) }
         }
-        let latencyRows = try table(directory + "/latency.csv")
         var legend = "<p class=\"legend\">"
         for (k, p) in policies.enumerated() { legend += "<span><i style=\"background:\(palette[k % palette.count])\"></i>\(esc(p))</span> " }
         legend += "</p>"

@@ -37,6 +37,7 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         return text + message
     }
 
+
     public static let usage: Int32 = 64
     public static let dataError: Int32 = 65
     public static let noInput: Int32 = 66

@@ -9,6 +9,7 @@ import JetsimCore
 /// a single field is libCacheSim's plain-text format: one object id per line, every object of size 1, one request
 /// per second.
 /// The file is read twice (once for the catalog, once streaming the requests), in constant memory per object.
+/// A UTF-8 byte-order mark at the start is skipped.
 public final class LibCacheSimTrace {
     public struct Fields: Sendable, Equatable {
         public var time = 1, objectID = 2, objectSize = 3
@@ -41,16 +42,33 @@ public final class LibCacheSimTrace {
     private var reader: CSVReader?
     private var lastTime = Int.min
     private var requestIndex = 0
+    /// The trace's bytes when it was given in memory (nil: read from `path`).
+    private let bytes: [UInt8]?
+
+    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
+    public convenience init(path source: String, fields: Fields = Fields(), name: String? = nil) throws(InputError) {
+        try self.init(path: name ?? source, source: source, bytes: nil, fields: fields)
+    }
+
+    /// The same over bytes in memory (`name` stands for the file in messages); reads no file.
+    public convenience init(bytes: [UInt8], name: String, fields: Fields = Fields()) throws(InputError) {
+        try self.init(path: name, source: name, bytes: bytes, fields: fields)
+    }
+
+    private static func rows(path: String, source: String, bytes: [UInt8]?) throws(InputError) -> CSVReader {
+        if let bytes { return CSVReader(bytes: bytes, name: path) }
+        return try CSVReader(path: source, name: path)
+    }
 
     /// Where the bytes are read from: `path`, or a private copy of it (`ReadOnceInput`).
     private let source: String
 
-    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
-    public init(path source: String, fields: Fields = Fields(), name: String? = nil) throws(InputError) {
-        self.path = name ?? source
+    private init(path: String, source: String, bytes: [UInt8]?, fields: Fields) throws(InputError) {
+        self.path = path
         self.source = source
         self.fields = fields
-        let scan = try CSVReader(path: source, name: name)
+        self.bytes = bytes
+        let scan = try LibCacheSimTrace.rows(path: path, source: source, bytes: bytes)
         var ids: [UInt64: Int32] = [:]
         var profiles: [AppProfile] = []
         var header = false
@@ -121,7 +139,7 @@ public final class LibCacheSimTrace {
     /// The next request as an `open`, or nil at the end.
     public func next() throws(InputError) -> TraceEvent? {
         if reader == nil {
-            reader = try CSVReader(path: source, name: path)
+            reader = try LibCacheSimTrace.rows(path: path, source: source, bytes: bytes)
             if hasHeader { _ = try reader?.nextRow() }
         }
         guard let r = reader, try r.nextRow() else { return nil }

@@ -18,8 +18,20 @@ public struct TraceStatistics: Sendable {
     /// Reuse distances: distance → count; first opens counted apart.
     public private(set) var reuseDistances: [Int: Int] = [:]
     public private(set) var firstOpens = 0
-    /// Per hour since the first event: (opens, distinct apps opened).
-    public private(set) var hours: [(opens: Int, distinctApps: Int)] = []
+    /// The hours since the first event that have opens, in order: (hour, opens, distinct apps opened). Sparse, so
+    /// memory grows with the events, not with the time they span.
+    public private(set) var activeHours: [(hour: Int, opens: Int, distinctApps: Int)] = []
+
+    /// Hours from the first event through the last hour with an open (0 without opens).
+    public var hourCount: Int { (activeHours.last?.hour ?? -1) + 1 }
+
+    /// Per hour since the first event through the last with an open: (opens, distinct apps opened). Dense: check
+    /// `hourCount` before asking for it on a trace spanning a long time.
+    public var hours: [(opens: Int, distinctApps: Int)] {
+        var dense = [(opens: Int, distinctApps: Int)](repeating: (0, 0), count: hourCount)
+        for h in activeHours { dense[h.hour] = (h.opens, h.distinctApps) }
+        return dense
+    }
 
     private var opens = 0
     private var lastOpenPosition: [Int] = []
@@ -58,13 +70,24 @@ public struct TraceStatistics: Sendable {
         }
         update(position, 1)
         lastOpenPosition[a] = position
-        // Working set per hour.
-        let hour = (e.time - (firstTime ?? e.time)) / (3600 * Units.microsPerSecond)
-        while hours.count <= hour { hours.append((0, 0)) }
-        hours[hour].opens += 1
+        // Working set per hour (events come in time order: the hour is the last one or a new one).
+        let hour = max(0, e.time &- (firstTime ?? e.time)) / (3600 * Units.microsPerSecond)
+        var slot = activeHours.count - 1
+        if let last = activeHours.last, last.hour == hour {
+            // the current hour
+        } else if let last = activeHours.last, last.hour > hour {
+            // An earlier hour (events out of order, which Jetsim's readers refuse), kept in order.
+            let k = activeHours.firstIndex { $0.hour >= hour } ?? 0
+            if activeHours[k].hour != hour { activeHours.insert((hour, 0, 0), at: k) }
+            slot = k
+        } else {
+            activeHours.append((hour, 0, 0))
+            slot = activeHours.count - 1
+        }
+        activeHours[slot].opens += 1
         if lastHourOfApp[a] != hour {
             lastHourOfApp[a] = hour
-            hours[hour].distinctApps += 1
+            activeHours[slot].distinctApps += 1
         }
     }
 

@@ -27,6 +27,39 @@ public struct WorkloadOptions: Sendable, Equatable {
     /// Probability that a session ends with a force-quit of one of its apps.
     public var forceQuitProbability = 0.02
     public init() {}
+
+    /// Limits `jetsim generate` enforces (README, "Limits"). Within them no arithmetic of the generator overflows
+    /// (the latest time is 1 000 000 user-days of 86 400 000 ms, about 2^46) and no draw is infinite or not a number.
+    public static let maxUsers = 100_000, maxDays = 3_650, maxUserDays = 1_000_000, maxApps = 100_000
+    public static let maxZipfExponent = 10.0, maxSessionsPerDay = 10_000.0, maxAppsPerSession = 100.0
+    public static let maxEngagementMedianSeconds = 7_200.0, maxEngagementP90Seconds = 86_400.0
+    public static let maxCallsPerDay = 1_000.0, maxPushesPerHour = 100.0
+
+    /// The first option outside its limits, worded with `jetsim generate`'s option names; nil when all are within.
+    public var problem: String? {
+        func range(_ name: String, _ value: Double, _ low: Double, _ high: Double, lowOpen: Bool = false) -> String? {
+            let inside = lowOpen ? value > low && value <= high : value >= low && value <= high   // false for NaN
+            return inside ? nil : "--\(name) must be \(lowOpen ? "above" : "at least") \(low.formatted) and at most \(high.formatted), found \(value)"
+        }
+        if users < 1 || users > Self.maxUsers { return "--users must be between 1 and 100 000, found \(users)" }
+        if days < 1 || days > Self.maxDays { return "--days must be between 1 and 3 650, found \(days)" }
+        if users * days > Self.maxUserDays { return "--users × --days must be at most 1 000 000, found \(users * days)" }
+        if apps < 1 || apps > Self.maxApps { return "--apps must be between 1 and 100 000, found \(apps)" }
+        return range("zipf", zipfExponent, 0, Self.maxZipfExponent)
+            ?? range("sessions-per-day", sessionsPerDay, 0, Self.maxSessionsPerDay, lowOpen: true)
+            ?? range("apps-per-session", appsPerSession, 1, Self.maxAppsPerSession)
+            ?? range("engagement-median", engagementMedianSeconds, 0, Self.maxEngagementMedianSeconds, lowOpen: true)
+            ?? range("engagement-p90", engagementP90Seconds, engagementMedianSeconds, Self.maxEngagementP90Seconds, lowOpen: true)
+            ?? range("calls-per-day", callsPerDay, 0, Self.maxCallsPerDay)
+            ?? range("pushes-per-hour", pushesPerHour, 0, Self.maxPushesPerHour)
+            ?? range("force-quit", forceQuitProbability, 0, 1)
+            ?? range("switch-affinity", switchAffinity, 0, 1)
+    }
+}
+
+private extension Double {
+    /// `10` rather than `10.0`; other values as Swift prints them.
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
 
 /// One generated trace row (times in milliseconds so the written trace is exact).

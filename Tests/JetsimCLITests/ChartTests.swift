@@ -36,6 +36,31 @@ import Testing
         #expect(try CLI.run(["plot", dir + "/nothing-here"]).status == 66)
     }
 
+    /// Found by fuzzing: `inf`, `nan` or `1e300` in a compare directory's CSVs trapped `plot` (Double → Int).
+    @Test func plotRefusesNumbersItCannotDrawWithTheirPlace() throws {
+        let dir = try scratch()
+        try compare(into: dir)
+        let page = try Data(contentsOf: URL(fileURLWithPath: dir + "/report.html"))
+        for (file, column, value) in [("summary.csv", "cold_launches", "inf"), ("latency.csv", "latency_ms", "1e300"),
+                                      ("chart-timeseries.csv", "time", "nan"), ("chart-kills.csv", "time", "-inf")] {
+            let path = dir + "/" + file
+            let original = try String(contentsOfFile: path, encoding: .utf8)
+            var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let k = lines[0].split(separator: ",").firstIndex { $0 == column } ?? 0
+            // Policies hold commas in quotes: replace the k-th field counted from the end, where none are quoted.
+            var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[fields.count - (lines[0].split(separator: ",").count - k)] = value
+            lines[1] = fields.joined(separator: ",")
+            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["plot", dir])
+            #expect(r.status == 65, "\(file): \(r.stderr)")
+            #expect(r.stderr.contains("\(file):2: field '\(column)': expected a finite number"), "\(r.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/report.html")) == page)   // left as it was
+            try original.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(try CLI.run(["plot", dir]).status == 0)
+    }
+
     /// The page in a real headless browser: it loads, its charts have content, and a screenshot shows them.
     @Test(.enabled(if: ChartTests.chromium != nil))
     func theReportRendersInAHeadlessBrowser() throws {

@@ -164,4 +164,54 @@ func gzipKeeping(_ path: String) throws {
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("crash.ips:1: field 'bug_type': expected 298"))
     }
+
+    /// Found by fuzzing: each crashed the importer (overflow) or was refused for its line ends or byte-order mark.
+    @Test func hostileInputsAreLocatedErrorsAndEncodingsAreAccepted() throws {
+        let dir = try scratch()
+        try "user,start,end,app\na,9999999999999999,9999999999999999,Maps\n".write(toFile: dir + "/iv.csv", atomically: true, encoding: .utf8)
+        let iv = try CLI.run(["import", "intervals", dir + "/iv.csv", "--out", dir + "/iv"])
+        #expect(iv.status == 65)
+        #expect(iv.stderr.contains("iv.csv:2: field 'start': expected ISO-8601"))
+        try "1\t1\t9999999999999999\tMaps\tOpened\n".write(toFile: dir + "/ls.tsv", atomically: true, encoding: .utf8)
+        let ls = try CLI.run(["import", "lsapp", dir + "/ls.tsv", "--out", dir + "/ls"])
+        #expect(ls.status == 65)
+        #expect(ls.stderr.contains("ls.tsv:1: field 'timestamp'"))
+        let header = "{\"bug_type\":\"298\"}"
+        let body = "{\"memoryStatus\":{\"pageSize\":1152921504606846976,\"memoryPages\":{\"free\":3000}},\"processes\":[{\"name\":\"a\",\"rpages\":1}]}"
+        try (header + "\n" + body + "\n").write(toFile: dir + "/big.ips", atomically: true, encoding: .utf8)
+        let big = try CLI.run(["import", "jetsam-event", dir + "/big.ips", "--out", dir + "/big"])
+        #expect(big.status == 65)
+        #expect(big.stderr.contains("big.ips:2: field 'memoryStatus.pageSize'"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/big"))
+        // CRLF and a byte-order mark.
+        let report = "\u{FEFF}" + header + "\r\n" + "{\"memoryStatus\":{\"pageSize\":16384,\"memoryPages\":{\"free\":3000,\"wired\":100}},"
+            + "\"processes\":[{\"name\":\"a\",\"rpages\":10}]}\r\n"
+        try report.write(toFile: dir + "/crlf.ips", atomically: true, encoding: .utf8)
+        let crlf = try CLI.run(["import", "jetsam-event", dir + "/crlf.ips", "--out", dir + "/crlf"])
+        #expect(crlf.status == 0, "\(crlf.stderr)")
+        try ("\u{FEFF}user,start,end,app\r\na,2024-01-05T10:00:00Z,2024-01-05T10:01:00Z,Maps\r\n").write(toFile: dir + "/bom.csv", atomically: true, encoding: .utf8)
+        let bom = try CLI.run(["import", "intervals", dir + "/bom.csv", "--out", dir + "/bom"])
+        #expect(bom.status == 0, "\(bom.stderr)")
+        #expect(try traceRows(dir + "/bom") == ["0.000,Maps,open,,a", "60.000,,home,,a"])
+    }
+
+    /// `import jetsam-event` wrote names and a device that Jetsim then refused: what it writes now runs.
+    @Test func jetsamEventOutputsRunInJetsim() throws {
+        let dir = try scratch()
+        let report = """
+        {"bug_type":"298"}
+        {"product":"iPhone12,1\\n: [evil] #x","build":"18B92\\nname: evil","memoryStatus":{"pageSize":16384,"memoryPages":{"free":30000,"active":60000,"wired":4000},"compressorSize":2000},
+        "processes":[{"name":"#Game, \\"big\\"","rpages":9000,"reason":"per-process-limit"},{"name":" Maps ","rpages":640},{"name":"Maps","rpages":640},
+        {"name":"line\\nbreak","rpages":320}]}
+        """
+        try report.write(toFile: dir + "/r.ips", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["import", "jetsam-event", dir + "/r.ips", "--out", dir + "/o"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try "time,app,event\n0,\"#Game, \"\"big\"\"\",open\n10,Maps,open\n20,Maps-2,open\n30,\"line\nbreak\",open\n40,,home\n"
+            .write(toFile: dir + "/trace.csv", atomically: true, encoding: .utf8)
+        let run = try CLI.run(["run", "--device", dir + "/o/device.yaml", "--apps", dir + "/o/apps.csv", "--trace", dir + "/trace.csv",
+                               "--out", dir + "/run", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: dir + "/run/summary.csv", encoding: .utf8).contains(",4,4,0,"))   // 4 launches, all cold
+    }
 }

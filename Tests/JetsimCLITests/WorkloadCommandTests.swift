@@ -48,4 +48,66 @@ import Testing
         let unknown = try CLI.run(["inspect", CLI.exampleTrace, "--apps", CLI.packageRoot + "/Reports/examples/day-iphone-x/apps.csv"])
         #expect(unknown.status == 65)   // that file is a report, not a catalog: its header is rejected
     }
+
+    /// Found by fuzzing: each trapped in the generator (an overflowing product, a Double → Int of 1e300).
+    @Test func generateRefusesOptionsOutsideTheirLimits() throws {
+        let dir = try scratch()
+        let cases: [([String], String)] = [
+            (["--users", "4611686018427387904", "--days", "2"], "--users"), (["--pushes-per-hour", "1e300"], "--pushes-per-hour"),
+            (["--pushes-per-hour", "nan"], "--pushes-per-hour"), (["--days", "3651"], "--days"), (["--zipf", "inf"], "--zipf"),
+            (["--engagement-p90", "inf"], "--engagement-p90"), (["--calls-per-day", "1e9"], "--calls-per-day"),
+            (["--sessions-per-day", "nan"], "--sessions-per-day"), (["--users", "1000", "--days", "1001"], "--users × --days"),
+        ]
+        for (options, name) in cases {
+            let r = try CLI.run(["generate"] + options + ["--out", dir + "/x"])
+            #expect(r.status == 64, "\(options): \(r.stderr)")
+            #expect(r.stderr.contains(name + " must"), "\(options): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x"))
+        let top = try CLI.run(["generate", "--pushes-per-hour", "100", "--calls-per-day", "1000", "--zipf", "10", "--out", dir + "/top"])
+        #expect(top.status == 0, "\(top.stderr)")
+    }
+
+    /// Two rows 1.15e12 s apart: inspect allocated a working set for 319 million hours and aborted.
+    @Test func inspectRefusesATraceOfTooManyHours() throws {
+        let dir = try scratch()
+        try "time,app,event,value\n0,a,open,\n1150000000000,a,open,\n".write(toFile: dir + "/t.csv", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["inspect", dir + "/t.csv"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("t.csv: the trace spans 1 150 000 000 000 s; its hourly working set would make 319 444 445 windows (at most 1 000 000)"))
+        try "time,app,event,value\n0,a,open,\n3599996400,a,open,\n".write(toFile: dir + "/edge.csv", atomically: true, encoding: .utf8)
+        let edge = try CLI.run(["inspect", dir + "/edge.csv"])   // 999 999 hours and a bit: one million windows, accepted
+        #expect(edge.status == 0, "\(edge.stderr)")
+        #expect(edge.stdout.contains("(2 of 1000000 hours with opens"))
+    }
+
+    /// The same trace made compare allocate a window per hour per run; durations past 2^60 µs overflowed its clock.
+    @Test func compareAndRunBoundTheirWindowsAndDurations() throws {
+        let dir = try scratch()
+        try "app,dirty_mb\na,10\n".write(toFile: dir + "/apps.csv", atomically: true, encoding: .utf8)
+        try "time,app,event,value\n0,a,open,\n1150000000000,a,open,\n".write(toFile: dir + "/long.csv", atomically: true, encoding: .utf8)
+        try "time,app,event,value\n1150000000000,a,open,\n1150000000001,a,open,\n".write(toFile: dir + "/late.csv", atomically: true, encoding: .utf8)
+        let compare = ["compare", "--apps", dir + "/apps.csv", "--devices", "iphone-x", "--quiet"]
+        let long = try CLI.run(compare + ["--trace", dir + "/long.csv", "--interval", "1h", "--out", dir + "/c1"])
+        #expect(long.status == 64)
+        #expect(long.stderr.contains("the trace spans 1 150 000 000 000 s; --interval 3600 s would make 319 444 445 windows (at most 1 000 000); choose a longer --interval"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/c1"))
+        try "time,app,event,value\n0,a,open,\n599999,a,open,\n".write(toFile: dir + "/week.csv", atomically: true, encoding: .utf8)
+        let grid = try CLI.run(["compare", "--apps", dir + "/apps.csv", "--devices", "iphone-x,iphone-6s", "--quiet", "--trace", dir + "/week.csv",
+                                "--interval", "1s", "--out", dir + "/c2"])
+        #expect(grid.status == 64)
+        #expect(grid.stderr.contains("600 000 windows in each of its 2 runs, 1 200 000 in all (at most 1 000 000)"))
+        for option in ["--interval", "--warmup"] {
+            let r = try CLI.run(compare + ["--trace", dir + "/late.csv", option, "9000000000000s", "--out", dir + "/c3"])
+            #expect(r.status == 64, "\(option): \(r.stderr)")
+            #expect(r.stderr.contains(option + " takes a duration"))
+        }
+        let run = ["run", "--device", "iphone-x", "--apps", dir + "/apps.csv", "--trace", dir + "/late.csv", "--out", dir + "/r", "--quiet"]
+        let sample = try CLI.run(run + ["--sample-interval", "9000000000000"])
+        #expect(sample.status == 64)
+        #expect(sample.stderr.contains("--sample-interval must be a positive duration"))
+        let samples = try CLI.run(run + ["--max-samples", "1000001"])
+        #expect(samples.status == 64)
+        #expect(samples.stderr.contains("--max-samples must be between 1 and 1 000 000"))
+    }
 }

@@ -3,23 +3,58 @@ import JetsimWorkloads
 
 /// Collects an importer's output: the trace, streamed into a staging directory as rows arrive, and the catalog of the
 /// apps seen, written at the end from their categories (or given profiles). Nothing appears at the output
-/// directory until `commit` succeeds (`ReportDirectory`); a failed import leaves nothing behind.
+/// directory until `commit` succeeds (`ReportDirectory`); a failed import leaves nothing behind. In memory (`init(inMemory:format:)`) it writes nothing and `commit` leaves
+/// both texts in `output`.
+///
+/// Times are µs from the start of the imported trace, 0 … `DecimalParser.maxMicros` (what Jetsim reads back);
+/// importers check their arithmetic against that limit with the row at hand, so `emit` refusing a time is a last
+/// resort.
 public final class ImportWriter {
     public let directory: String
-    private let output: ReportDirectory
-    private let trace: AtomicFile
+    private let source: String
+    private let trace: AtomicFile?
+    /// The staging directory of the output (nil in memory).
+    private let reports: ReportDirectory?
+    private var memoryTrace: String?
     private var names: [String] = []
     private var ids: [String: Int32] = [:]
     private var profiles: [String: AppProfile] = [:]
     public private(set) var rows = 0
     public private(set) var skipped = 0
     private var lastTime = 0
+    /// The trace and catalog texts after `commit` of a writer made `inMemory` (nil otherwise).
+    public private(set) var output: (trace: String, apps: String)?
 
     public init(directory: String, source: String, format: String) throws(InputError) {
         self.directory = directory
-        output = try ReportDirectory(directory, replaceable: OutputNames.workload)
-        trace = try AtomicFile(path: output.file("trace.csv"))
-        try trace.write("# Imported by jetsim import \(format) from \(source)\n" + WorkloadFiles.traceHeader)
+        self.source = source
+        let reports = try ReportDirectory(directory, replaceable: OutputNames.workload)
+        self.reports = reports
+        trace = try AtomicFile(path: reports.file("trace.csv"))
+        try trace?.write(ImportWriter.header(source: source, format: format))
+    }
+
+    /// A writer that keeps everything in memory (`source` names the input in the trace's first comment).
+    public init(inMemory source: String, format: String) {
+        directory = ""
+        self.source = source
+        trace = nil
+        reports = nil
+        memoryTrace = ImportWriter.header(source: source, format: format)
+    }
+
+    /// The first lines of the trace; control characters in the input's name become spaces so the comment stays one line.
+    static func header(source: String, format: String) -> String {
+        var oneLine = String.UnicodeScalarView()
+        for c in source.unicodeScalars {
+            let breaks = c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
+            oneLine.append(breaks ? " " : c)
+        }
+        return "# Imported by jetsim import \(format) from \(String(oneLine))\n" + WorkloadFiles.traceHeader
+    }
+
+    private func write(_ text: String) throws(InputError) {
+        if let trace { try trace.write(text) } else { memoryTrace? += text }
     }
 
     /// Registers an app with a known profile (libCacheSim sizes, jetsam reports) instead of its category's.
@@ -35,14 +70,19 @@ public final class ImportWriter {
         return Int32(names.count - 1)
     }
 
-    /// Times are clamped to be non-decreasing (importers feed them in order already).
+    /// Times are clamped to be non-decreasing (importers feed them in order already). An app is written as the name
+    /// it was first seen with: names Swift takes as equal (`é` composed or not) are one app, also for Jetsim's
+    /// readers, which compare trace names byte by byte.
     public func emit(time: Int, app: String?, _ kind: TraceEventKind, value: String = "", user: String = "1") throws(InputError) {
+        guard time >= 0 && time <= DecimalParser.maxMicros else {
+            throw InputError(file: source, message: "an imported time of \(time) µs is outside 0 … 2^60 µs (the trace limit)")
+        }
         let t = max(time, lastTime)
         lastTime = t
-        if let app { _ = id(app) }
+        let name = app.map { names[Int(id($0))] }
         let seconds = t % 1000 == 0 ? FixedPoint.format(t, over: Units.microsPerSecond, decimals: 3)
                                     : FixedPoint.format(t, over: Units.microsPerSecond, decimals: 6)
-        try trace.write(CSVLine.of([seconds, app ?? "", kind.traceName, value, user]))
+        try write(CSVLine.of([seconds, name ?? "", kind.traceName, value, user]))
         rows += 1
     }
 
@@ -50,18 +90,38 @@ public final class ImportWriter {
 
     public var lastEmittedTime: Int { lastTime }
 
-    /// Writes `apps.csv` for every app seen and renames both files into place.
+    /// Writes `apps.csv` for every app seen and renames both files into place (in memory: fills `output`).
     public func commit() throws(InputError) {
-        if skipped > 0 { try trace.write("# \(skipped) malformed rows were skipped (--skip-bad)\n") }
+        if skipped > 0 { try write("# \(skipped) malformed rows were skipped (--skip-bad)\n") }
         let catalog = names.map { profiles[$0] ?? AppNameCategories.category(for: $0).profile(named: $0) }
-        let apps = try AtomicFile(path: output.file("apps.csv"))
+        guard let trace, let reports else {
+            output = (memoryTrace ?? "", WorkloadFiles.catalogCSV(catalog))
+            return
+        }
+        let apps = try AtomicFile(path: reports.file("apps.csv"))
         try apps.write(WorkloadFiles.catalogCSV(catalog))
         try trace.commit()
         try apps.commit()
-        try output.publish()
+        try reports.publish()
     }
 
     public var appCount: Int { names.count }
+
+    /// `time` of an input row placed in the imported trace: `offset + (time − base)`, or nil when that is negative,
+    /// overflows or passes `DecimalParser.maxMicros`.
+    static func shifted(_ time: Int, base: Int, offset: Int) -> Int? {
+        let (delta, o1) = time.subtractingReportingOverflow(base)
+        let (t, o2) = offset.addingReportingOverflow(delta)
+        guard !o1, !o2, t >= 0, t <= DecimalParser.maxMicros else { return nil }
+        return t
+    }
+
+    /// Between the last event of one user and the first of the next.
+    static let gapBetweenUsers = 3600 * Units.microsPerSecond
+
+    /// Why a shifted time was refused, for the importers' messages.
+    static let pastTheLimit = "the imported trace would pass its limit of 1152921504606 s (2^60 µs, about 36 000 years; "
+        + "users follow one another an hour apart)"
 }
 
 /// Civil dates and times to epoch microseconds (UTC), without Foundation's locale machinery.
@@ -76,10 +136,20 @@ public enum Timestamps {
         return era * 146_097 + doe - 719_468
     }
 
-    /// `2018-01-16 06:01:05`, `2024-01-05T10:00:00Z`, `2024-01-05T10:00:00.250+02:00`, or epoch milliseconds (all digits).
+    /// Largest epoch-milliseconds time accepted: 9999-12-31T23:59:59.999Z, the last instant ISO-8601 dates reach.
+    public static let maxEpochMillis = 253_402_300_799_999
+
+    /// What the importers accept, for their messages.
+    public static let accepted = "ISO-8601 (years 0000–9999) or epoch milliseconds (0 … 253402300799999)"
+
+    /// `2018-01-16 06:01:05`, `2024-01-05T10:00:00Z`, `2024-01-05T10:00:00.250+02:00`, or epoch milliseconds (all
+    /// digits, at most `maxEpochMillis`). Every result lies within ±2^59 µs, so differences of two never overflow.
     public static func micros(_ text: String) -> Int? {
         let s = Array(text.utf8)
-        if !s.isEmpty, s.allSatisfy({ $0 >= 48 && $0 <= 57 }), s.count <= 16, let ms = Int(text) { return ms * 1000 }
+        if !s.isEmpty, s.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+            guard let ms = Int(text), ms <= maxEpochMillis else { return nil }
+            return ms * 1000
+        }
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= s.count else { return nil }
             var v = 0

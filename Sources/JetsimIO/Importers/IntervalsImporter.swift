@@ -4,14 +4,28 @@ import JetsimCore
 /// by user then start. Consecutive intervals of the same app less than `mergeGap` apart merge into one; a gap
 /// of at most `mergeGap` between different apps is a direct switch, a longer one a `home`. Users follow one
 /// another an hour apart. Streams with one interval of lookahead.
+///
+/// Limits: times from year 0000 to 9999 (epoch milliseconds up to `Timestamps.maxEpochMillis`), and the whole
+/// imported trace, users one after another, within 2^60 µs; a row past either is refused with its line and field.
 public enum IntervalsImporter {
     public static func run(path: String, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool) throws(InputError) {
-        let reader = try CSVReader(path: path)
+        try run(CSVReader(path: path), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad)
+    }
+
+    /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
+    public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil,
+                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false) throws(InputError) {
+        try run(CSVReader(bytes: bytes, name: name), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad)
+    }
+
+    static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool) throws(InputError) {
+        let path = reader.path
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header user,start,end,app)") }
         let header = reader.strings().map(\.trimmingSpaces)
         guard let u = header.firstIndex(of: "user"), let s = header.firstIndex(of: "start"), let e = header.firstIndex(of: "end"),
               let a = header.firstIndex(of: "app") else {
-            throw InputError(file: path, line: reader.lineNumber, message: "expected the header user,start,end,app, found '\(header.joined(separator: ","))'")
+            throw InputError(file: path, line: reader.lineNumber,
+                             message: "expected the header user,start,end,app, found '\(InputError.excerpt(header.joined(separator: ",")))'")
         }
         var current: (user: String, start: Int, end: Int, app: String)?
         var offset = 0, base = 0
@@ -28,11 +42,31 @@ public enum IntervalsImporter {
             }
             let user = reader.string(u).trimmingSpaces, app = reader.string(a).trimmingSpaces
             if let onlyUser, user != onlyUser { continue }
-            guard let start = Timestamps.micros(reader.string(s).trimmingSpaces) else { try bad("start", "expected ISO-8601 or epoch milliseconds, found '\(reader.string(s))'"); continue }
-            guard let end = Timestamps.micros(reader.string(e).trimmingSpaces) else { try bad("end", "expected ISO-8601 or epoch milliseconds, found '\(reader.string(e))'"); continue }
+            guard let start = Timestamps.micros(reader.string(s).trimmingSpaces) else {
+                try bad("start", "expected \(Timestamps.accepted), found '\(InputError.excerpt(reader.string(s)))'")
+                continue
+            }
+            guard let end = Timestamps.micros(reader.string(e).trimmingSpaces) else {
+                try bad("end", "expected \(Timestamps.accepted), found '\(InputError.excerpt(reader.string(e)))'")
+                continue
+            }
             guard end >= start else { try bad("end", "the interval ends before it starts"); continue }
             guard !app.isEmpty else { try bad("app", "the app name is empty"); continue }
             if let c = current, c.user == user, start < c.start { try bad("start", "intervals must be sorted by start within a user"); continue }
+            // Where the row lands in the imported trace, checked before anything is written: a new user starts an
+            // hour after the last event so far, which is the current interval's home when there is one.
+            let newUser = user != previousUser
+            var rowOffset = offset, rowBase = base
+            if newUser {
+                rowBase = start
+                rowOffset = 0
+                if previousUser != nil {
+                    let lastEvent = max(writer.lastEmittedTime, current.map { offset + $0.end - base } ?? 0)
+                    rowOffset = lastEvent + ImportWriter.gapBetweenUsers
+                }
+            }
+            guard ImportWriter.shifted(start, base: rowBase, offset: rowOffset) != nil else { try bad("start", ImportWriter.pastTheLimit); continue }
+            guard ImportWriter.shifted(end, base: rowBase, offset: rowOffset) != nil else { try bad("end", ImportWriter.pastTheLimit); continue }
             let next = (user: user, start: start, end: end, app: app)
             if var c = current, c.user == user, c.app == app, start - c.end <= mergeGapMicros {
                 c.end = max(c.end, end)      // the same app again soon after: one interval
@@ -40,9 +74,9 @@ public enum IntervalsImporter {
                 continue
             }
             try flush(next: next)
-            if user != previousUser {
-                offset = previousUser == nil ? 0 : writer.lastEmittedTime + 3600 * Units.microsPerSecond
-                base = start
+            if newUser {
+                offset = rowOffset
+                base = rowBase
                 previousUser = user
             }
             try writer.emit(time: offset + start - base, app: app, .open, user: user)

@@ -6,9 +6,21 @@ import JetsimCore
 /// A Closed followed by an Opened within the same second is an app switch; any other Closed, and the end of a
 /// session, is a `home`. Users follow one another, each user's first event an hour after the previous user's last;
 /// `user` selects one user. Streams in constant memory.
+///
+/// Limits: times from year 0000 to 9999 (epoch milliseconds up to `Timestamps.maxEpochMillis`), and the whole
+/// imported trace, users one after another, within 2^60 µs; a row past either is refused with its line and field.
 public enum LSAppImporter {
     public static func run(path: String, writer: ImportWriter, user onlyUser: String?, skipBad: Bool) throws(InputError) {
-        let reader = try CSVReader(path: path, delimiter: UInt8(ascii: "\t"))
+        try run(CSVReader(path: path, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad)
+    }
+
+    /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
+    public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil, skipBad: Bool = false) throws(InputError) {
+        try run(CSVReader(bytes: bytes, name: name, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad)
+    }
+
+    static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, skipBad: Bool) throws(InputError) {
+        let path = reader.path
         var header = true
         var currentUser: String?, currentSession: String?
         var foreground: String?
@@ -33,17 +45,18 @@ public enum LSAppImporter {
             let app = reader.string(3).trimmingSpaces, event = reader.string(4).trimmingSpaces
             if let onlyUser, user != onlyUser { continue }
             guard let time = Timestamps.micros(reader.string(2).trimmingSpaces) else {
-                try bad("timestamp", "expected 'YYYY-MM-DD HH:MM:SS' or epoch milliseconds, found '\(reader.string(2))'")
+                try bad("timestamp", "expected 'YYYY-MM-DD HH:MM:SS' (years 0000–9999) or epoch milliseconds (0 … 253402300799999), "
+                        + "found '\(InputError.excerpt(reader.string(2)))'")
                 continue
             }
             guard ["Opened", "Closed", "User Interaction", "Broken"].contains(event) else {
-                try bad("event_type", "expected Opened, Closed, User Interaction or Broken, found '\(event)'")
+                try bad("event_type", "expected Opened, Closed, User Interaction or Broken, found '\(InputError.excerpt(event))'")
                 continue
             }
             guard !app.isEmpty else { try bad("app_name", "the app name is empty"); continue }
             if user != currentUser {
                 if let currentUser { try endSession(user: currentUser) }
-                offset = currentUser == nil ? 0 : writer.lastEmittedTime + 3600 * Units.microsPerSecond
+                offset = currentUser == nil ? 0 : writer.lastEmittedTime + ImportWriter.gapBetweenUsers
                 base = time
                 lastInput = Int.min
                 currentUser = user
@@ -53,8 +66,8 @@ public enum LSAppImporter {
                 currentSession = session
             }
             guard time >= lastInput else { try bad("timestamp", "times must not decrease within a user"); continue }
+            guard let t = ImportWriter.shifted(time, base: base, offset: offset) else { try bad("timestamp", ImportWriter.pastTheLimit); continue }
             lastInput = time
-            let t = offset + (time - base)
             switch event {
             case "Opened", "User Interaction":
                 if let closed = pendingClose, closed / Units.microsPerSecond < t / Units.microsPerSecond {
