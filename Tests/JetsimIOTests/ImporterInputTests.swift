@@ -207,7 +207,7 @@ func rows(_ trace: String) -> [String] {
             (Self.body(pages: "\"free\":\(1 << 35),\"active\":\(1 << 35)"), "memoryStatus", "exceed 1 PiB"),   // and the compressor
             (Self.body(pages: "\"free\":-1"), "memoryStatus.memoryPages.free", "must not be negative"),
             (Self.body(pages: "\"wired\":3000", compressor: 0), "memoryStatus", "OS reserve"),   // all memory wired: no device Jetsim runs
-            (Self.body(processes: "{\"name\":\"a\",\"rpages\":0,\"reason\":\"per-process-limit\"}"), "memoryStatus", "app memory limits must be positive"),
+            (Self.body(processes: "{\"name\":\"a\",\"rpages\":0,\"reason\":\"per-process-limit\"}"), "memoryStatus", "an app limit below one page"),
         ]
         for (body, field, message) in cases {
             expectLocated(caught { _ = try parse(Self.header + "\n" + body) }, line: 2, field: field, message: message, input: body)
