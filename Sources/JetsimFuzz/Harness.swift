@@ -20,7 +20,7 @@ let target: FuzzTarget = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    if case .refused(let error) = target.consume(bytes, name: "input"), let problem = FuzzTarget.check(error, name: "input") {
+    if case .refused(let error) = target.consume(bytes, name: "input"), let problem = FuzzTarget.check(error) {
         fatalError(problem)
     }
     return 0

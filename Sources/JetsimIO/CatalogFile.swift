@@ -44,7 +44,7 @@ public enum CatalogFile {
             }
             let name = reader.string(appColumn).trimmingSpaces
             guard !name.isEmpty else { throw row.error("app", "the app name is empty") }
-            if let first = seen[name] { throw row.error("app", "'\(name)' is already defined on line \(first)") }
+            if let first = seen[name] { throw row.error("app", "'\(InputError.excerpt(name))' is already defined on line \(first)") }
             seen[name] = reader.lineNumber
             var p = AppProfile(name: name, dirtyBytes: try row.mebibytes("dirty_mb", required: true) ?? 0)
             if let v = try row.mebibytes("growth_mb_per_min") { p.growthBytesPerMinute = v }
@@ -69,7 +69,7 @@ public enum CatalogFile {
                 for part in text.split(separator: "|") {
                     let name = String(part).trimmingSpaces
                     guard let mode = BackgroundModes.named(name) else {
-                        throw row.error("background_modes", "unknown mode '\(name)' (known: \(BackgroundModes.names.map(\.0).joined(separator: ", ")))")
+                        throw row.error("background_modes", "unknown mode '\(InputError.excerpt(name))' (known: \(BackgroundModes.names.map(\.0).joined(separator: ", ")))")
                     }
                     p.backgroundModes.insert(mode)
                 }
@@ -118,39 +118,39 @@ struct RowFields {
 
     func scaled(_ field: String, unit: Int, expected: String) throws(InputError) -> Int? {
         try cell(field) { (bytes) throws(InputError) -> Int? in
-            guard let v = DecimalParser.scaled(bytes, unit: unit) else { throw error(field, "expected \(expected), found '\(text(field))'") }
+            guard let v = DecimalParser.scaled(bytes, unit: unit) else { throw error(field, "expected \(expected), found '\(InputError.excerpt(text(field)))'") }
             return v
         }
     }
 
     func nonNegative(_ field: String, unit: Int, expected: String) throws(InputError) -> Int? {
         let v = try scaled(field, unit: unit, expected: expected)
-        if let v, v < 0 { throw error(field, "must not be negative, found '\(text(field))'") }
+        if let v, v < 0 { throw error(field, "must not be negative, found '\(InputError.excerpt(text(field)))'") }
         return v
     }
 
     func mebibytes(_ field: String, required: Bool = false) throws(InputError) -> Int? {
         let v = try nonNegative(field, unit: Units.mebibyte, expected: "a size in MB (decimals allowed)")
-        if let v, v > DecimalParser.maxBytes { throw error(field, "is too large (at most 1 PiB), found '\(text(field))'") }
+        if let v, v > DecimalParser.maxBytes { throw error(field, "is too large (at most 1 PiB), found '\(InputError.excerpt(text(field)))'") }
         if v == nil && required { throw error(field, "a value is required") }
         return v
     }
 
     func milliseconds(_ field: String) throws(InputError) -> Int? {
         let v = try nonNegative(field, unit: 1, expected: "milliseconds")
-        if let v, v > DecimalParser.maxMicros / Units.microsPerMilli { throw error(field, "is too large, found '\(text(field))'") }
+        if let v, v > DecimalParser.maxMicros / Units.microsPerMilli { throw error(field, "is too large, found '\(InputError.excerpt(text(field)))'") }
         return v
     }
 
     func share(_ field: String) throws(InputError) -> Share? {
         guard let v = try scaled(field, unit: Share.scale, expected: "a share between 0 and 1") else { return nil }
-        guard v >= 0 && v <= Share.scale else { throw error(field, "expected a share between 0 and 1, found '\(text(field))'") }
+        guard v >= 0 && v <= Share.scale else { throw error(field, "expected a share between 0 and 1, found '\(InputError.excerpt(text(field)))'") }
         return Share(partsPerMillion: v)
     }
 
     func boolean(_ field: String) throws(InputError) -> Bool? {
         try cell(field) { (bytes) throws(InputError) -> Bool? in
-            guard let v = DecimalParser.boolean(bytes) else { throw error(field, "expected true or false, found '\(text(field))'") }
+            guard let v = DecimalParser.boolean(bytes) else { throw error(field, "expected true or false, found '\(InputError.excerpt(text(field)))'") }
             return v
         }
     }

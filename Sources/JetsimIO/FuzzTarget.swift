@@ -9,7 +9,7 @@ import JetsimCore
 /// small fixed workload. It returns the reader's verdict; an input is refused only by a `InputError` that is one
 /// located line (`FuzzTarget.check`). A trap anywhere is the failure the fuzzer looks for.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case trace, catalog, device, policy, config, libcachesim
+    case trace, catalog, device, policy, config, libcachesim, intervals, lsapp, ips, chart
 
     /// What an input came to.
     public enum Verdict: Equatable, Sendable { case accepted, refused(InputError) }
@@ -24,13 +24,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
-    /// The promise every refusal keeps: one line, short, naming the input, with a documented exit code.
+    /// The promise every refusal keeps: one line, short, naming the input first, with a documented exit code.
     /// Returns what is wrong, or nil.
-    public static func check(_ error: InputError, name: String) -> String? {
+    public static func check(_ error: InputError) -> String? {
         let text = error.description
         if text.contains("\n") || text.contains("\r") { return "the message spans lines: \(text.prefix(300))" }
         if text.count > 1000 { return "the message is \(text.count) characters long: \(text.prefix(300))" }
-        if !text.hasPrefix(name) { return "the message does not name the input first: \(text.prefix(300))" }
+        if error.file.isEmpty || !text.hasPrefix(error.file) { return "the message does not name the input first: \(text.prefix(300))" }
         if ![InputError.usage, InputError.dataError, InputError.noInput].contains(error.exitCode) {
             return "exit code \(error.exitCode) for bad input: \(text.prefix(300))"
         }
@@ -41,10 +41,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .trace:
             let catalog = Self.workload.catalog
-            let events = try TraceReader(reader: CSVReader(bytes: bytes, name: name), catalog: catalog).readAll()
+            let events = try Self.throughFile(bytes, name: name) { path throws(InputError) in
+                try TraceReader(path: path, catalog: catalog, name: name).readAll()
+            }
             Self.simulate(device: Self.workload.device, catalog: catalog, events: events)
         case .catalog:
-            let catalog = try CatalogFile.read(CSVReader(bytes: bytes, name: name))
+            let catalog = try Self.throughFile(bytes, name: name) { path throws(InputError) in try CatalogFile.read(path: path, name: name) }
             let events = (0..<min(catalog.count, 64)).flatMap { k in
                 [TraceEvent(time: k * 60_000_000, app: Int32(k), kind: .open, value: 0),
                  TraceEvent(time: k * 60_000_000 + 30_000_000, app: TraceEvent.noApp, kind: .home, value: 0)]
@@ -59,23 +61,60 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .config:
             _ = try ExperimentConfig.parse(bytes: bytes, file: name)
         case .libcachesim:
-            // The readers open paths (gzip is detected on the file): the bytes go through a private file.
-            let path = NSTemporaryDirectory() + "jetsim-fuzz-\(getpid()).csv"
-            defer { unlink(path) }
-            guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-                throw InputError(file: name, message: "cannot write \(path)", exitCode: InputError.cannotCreate)
+            try Self.throughFile(bytes, name: name) { path throws(InputError) in
+                let stream = try LibCacheSimStream(path: path, name: name)
+                var batch = RequestBatch()
+                var cache = CacheReplay(capacityBytes: 1 << 20, policy: LRUPolicy())
+                while try stream.next(into: &batch) {
+                    for k in 0..<batch.count { cache.request(batch.objects[k], size: batch.sizes[k], time: batch.times[k]) }
+                }
             }
-            let stream = try LibCacheSimStream(path: path, name: name)
-            var batch = RequestBatch()
-            var cache = CacheReplay(capacityBytes: 1 << 20, policy: LRUPolicy())
-            while try stream.next(into: &batch) {
-                for k in 0..<batch.count { cache.request(batch.objects[k], size: batch.sizes[k], time: batch.times[k]) }
+            let (trace, events) = try Self.throughFile(bytes, name: name) { path throws(InputError) in
+                let trace = try LibCacheSimTrace(path: path, name: name)
+                var source = EventSource.libCacheSim(trace)   // reads the file again, as it replays
+                return (trace, try source.readAll())
             }
-            let trace = try LibCacheSimTrace(path: path, name: name)
-            var source = EventSource.libCacheSim(trace)
-            let events = try source.readAll()
             Self.simulate(device: .cache(capacityBytes: 1 << 20, name: "cache:1MiB"), catalog: trace.catalog, events: events)
+        case .intervals, .lsapp:
+            let writer = ImportWriter(inMemory: name, format: rawValue)
+            if self == .intervals {
+                try IntervalsImporter.run(bytes: bytes, name: name, writer: writer)
+            } else {
+                try LSAppImporter.run(bytes: bytes, name: name, writer: writer)
+            }
+            try writer.commit()
+            // What an import writes, Jetsim reads back and runs (`jetsim import` then `jetsim run`).
+            guard let output = writer.output else { return }
+            let catalog = try CatalogFile.read(CSVReader(text: output.apps, name: name + " (imported apps.csv)"))
+            let events = try TraceReader(reader: CSVReader(text: output.trace, name: name + " (imported trace.csv)"), catalog: catalog).readAll()
+            Self.simulate(device: Self.workload.device, catalog: catalog, events: events)
+        case .ips:
+            let result = try JetsamEventImporter.parse(bytes: bytes, name: name)
+            let catalog = try CatalogFile.read(CSVReader(text: WorkloadFiles.catalogCSV(result.apps), name: name + " (imported apps.csv)"))
+            let device = try DeviceFile.parse(result.deviceYAML, file: name + " (imported device.yaml)")
+            let events = (0..<min(catalog.count, 64)).map { TraceEvent(time: $0 * 10_000_000, app: Int32($0), kind: .open, value: 0) }
+            Self.simulate(device: device, catalog: catalog, events: events)
+        case .chart:
+            // The table is told by the start of the name (summary, latency, chart-timeseries, chart-kills); a name that
+            // tells none (a fuzzer's input) is tried as each.
+            let tables = ["summary", "latency", "chart-timeseries", "chart-kills"]
+            let base = name.split(separator: "/").last.map(String.init) ?? name
+            for table in tables where base.hasPrefix(table) || !tables.contains(where: base.hasPrefix) {
+                _ = try ChartReport.html(csv: bytes, name: base.hasPrefix(table) ? name : "\(table)-\(name)")
+            }
         }
+    }
+
+    /// Runs `body` on a private file holding `bytes`, for the readers that open paths as the commands do (gzip is
+    /// recognised on the file).
+    private static func throughFile<R>(_ bytes: [UInt8], name: String, _ body: (String) throws(InputError) -> R) throws(InputError) -> R {
+        let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let path = directory + "/.jetsim-fuzz-\(UUID().uuidString.prefix(8)).\(getpid()).tmp"   // callers may run in parallel
+        defer { unlink(path) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw InputError(file: name, message: "cannot write \(path)", exitCode: InputError.cannotCreate)
+        }
+        return try body(path)
     }
 
     /// Runs `events` through the engine with `policy`, or with xnu and lru when none is given.
@@ -115,7 +154,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         90,,home,
         200,Maps,open,
         400,Game,open,
-        4000,Chat,bg_launch,
+        4000,Chat,bg_launch,30
         """
         // Fixed text: it parses, or the tests of this file fail at once.
         let catalog = (try? CatalogFile.read(CSVReader(text: apps, name: "fuzz-apps.csv"))) ?? (try? AppCatalog([]))!

@@ -20,7 +20,7 @@ public final class LibCacheSimTrace {
             for item in text.split(separator: ",") {
                 let kv = item.split(separator: "=", maxSplits: 1)
                 guard kv.count == 2, let n = Int(kv[1]), n >= 1 else {
-                    throw InputError(file: "--csv-fields", message: "expected name=column (1-based), found '\(item)'", exitCode: InputError.usage)
+                    throw InputError(file: "--csv-fields", message: "expected name=column (1-based), found '\(InputError.excerpt(item))'", exitCode: InputError.usage)
                 }
                 switch kv[0] {
                 case "time": time = n
@@ -161,11 +161,11 @@ public final class LibCacheSimTrace {
 /// What is wrong with a libCacheSim trace row, worded once for both readers (`LibCacheSimTrace`, `LibCacheSimStream`).
 enum LibCacheSimProblem {
     static func objectID(_ path: String, line: Int, found: String) -> InputError {
-        InputError(file: path, line: line, field: "obj-id", message: "expected a numeric object id, found '\(found)'")
+        InputError(file: path, line: line, field: "obj-id", message: "expected a numeric object id, found '\(InputError.excerpt(found))'")
     }
 
     static func objectSize(_ path: String, line: Int, found: String) -> InputError {
-        InputError(file: path, line: line, field: "obj-size", message: "expected a size in bytes, found '\(found)'")
+        InputError(file: path, line: line, field: "obj-size", message: "expected a size in bytes, found '\(InputError.excerpt(found))'")
     }
 
     static func zeroSize(_ path: String, line: Int) -> InputError {
@@ -173,7 +173,7 @@ enum LibCacheSimProblem {
     }
 
     static func time(_ path: String, line: Int, found: String) -> InputError {
-        InputError(file: path, line: line, field: "time", message: "expected seconds, found '\(found)'")
+        InputError(file: path, line: line, field: "time", message: "expected seconds, found '\(InputError.excerpt(found))'")
     }
 
     static func decreasingTime(_ path: String, line: Int) -> InputError {

@@ -31,7 +31,7 @@ public final class TraceReader {
         func column(_ name: String) -> Int? { header.firstIndex(of: name) }
         guard let t = column("time"), let a = column("app"), let e = column("event") else {
             throw InputError(file: path, line: reader.lineNumber,
-                             message: "expected the header time,app,event,value, found '\(header.joined(separator: ","))'")
+                             message: "expected the header time,app,event,value, found '\(InputError.excerpt(header.joined(separator: ",")))'")
         }
         for name in header where !["time", "app", "event", "value", "user"].contains(name) {
             throw InputError(file: path, line: reader.lineNumber, field: name, message: "unknown column (expected time,app,event,value and optionally user)")
@@ -53,7 +53,7 @@ public final class TraceReader {
         InputError(file: reader.path, line: reader.lineNumber, field: field, message: message)
     }
 
-    private func found(_ column: Int) -> String { "'\(reader.string(column))'" }
+    private func found(_ column: Int) -> String { "'\(InputError.excerpt(reader.string(column)))'" }
 
     /// The next event, or nil at the end of the trace.
     public func next() throws(InputError) -> TraceEvent? {
@@ -102,7 +102,7 @@ public final class TraceReader {
         case .mode:
             let name = reader.string(valueIndex).trimmingSpaces
             guard let mode = BackgroundModes.named(name) else {
-                throw fail("value", "unknown background mode '\(name)' (known: \(BackgroundModes.names.map(\.0).joined(separator: ", ")))")
+                throw fail("value", "unknown background mode '\(InputError.excerpt(name))' (known: \(BackgroundModes.names.map(\.0).joined(separator: ", ")))")
             }
             value = Int(mode.rawValue)
         }
