@@ -33,14 +33,14 @@ public struct CacheSimCommand: ParsableCommand {
     @Option(help: "Comma-separated cache capacities: bytes, with a unit (500MB, 2GiB), or a share of the working set (1%, 0.1%; one more pass over the trace).")
     var capacity: String
 
-    @Option(help: "Comma-separated policies, as in `jetsim run` (built-ins with parameters, policy files).")
+    @Option(name: [.customLong("policy"), .customLong("policies")],
+            help: "Comma-separated policies, as in `jetsim run` (built-ins with parameters, policy files).")
     var policy: String = "lru"
 
     @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.")
     var csvFields: String?
 
-    @Option(help: "Where policy files are looked up by name.")
-    var policies: String = "Policies"
+    @OptionGroup var policyDirectory: PolicyDirectoryOption
 
     @Option(help: "Seed for randomised policies; echoed in cache.csv.")
     var seed: UInt64 = 1
@@ -77,7 +77,7 @@ public struct CacheSimCommand: ParsableCommand {
         for text in commaSeparated(policy) {
             for bytes in capacities {
                 let device = Device.cache(capacityBytes: bytes)
-                let made = try PolicySource.make(text, environment: PolicyEnvironment(seed: seed, device: device), policiesDirectory: policies)
+                let made = try PolicySource.make(text, environment: PolicyEnvironment(seed: seed, device: device), policiesDirectory: try policyDirectory.path())
                 guard !made.descriptor.capabilities.contains(.needsFuture) else {
                     throw ValidationError("\(made.descriptor.name) needs the whole trace in advance; cachesim streams. "
                                           + "Use `jetsim run --device cache:\(bytes) --format libcachesim --policy \(text)`")

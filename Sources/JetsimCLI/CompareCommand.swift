@@ -25,7 +25,8 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "App catalog CSV (not with --format libcachesim).") var apps: String?
     @Option(help: "Usage trace.") var trace: String?
     @Option(help: "Trace format: 'jetsim' or 'libcachesim'.") var format: String?
-    @Option(help: "Comma-separated policies (built-ins with parameters, policy files).") var policies: String?
+    @Option(name: [.customLong("policies"), .customLong("policy")],
+            help: "Comma-separated policies (built-ins with parameters, policy files).") var policies: String?
     @Option(help: "Comma-separated devices (presets, cache:CAPACITY, device files).") var devices: String?
     @Option(help: "Comma-separated seeds (default 1).") var seeds: String?
     @Option(help: "Parallel jobs (default: the number of cores).") var jobs: Int?
@@ -37,7 +38,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Device of the cell whose memory and kills report.html charts (default: the first).") var chartDevice: String?
     @Option(help: "Policy of the charted cell, as given in --policies (default: the baseline).") var chartPolicy: String?
     @Option(help: "Seed of the charted cell (default: the first).") var chartSeed: UInt64?
-    @Option(help: "Where policy files are looked up by name.") var policiesDirectory: String = "Policies"
+    @OptionGroup var policyDirectory: PolicyDirectoryOption
     @Flag(help: "Print nothing but errors.") var quiet = false
 
     public init() {}
@@ -49,7 +50,7 @@ public struct CompareCommand: ParsableCommand {
 
     func plan() throws -> Plan {
         let file = try config.map { try ExperimentConfig.read(path: $0) } ?? ExperimentConfig()
-        try file.checkReferences(policiesDirectory: policiesDirectory)   // an unknown name in the file is the file's error
+        try file.checkReferences(policiesDirectory: try policyDirectory.path())   // an unknown name in the file is the file's error
         func list(_ text: String?) -> [String]? { text.map(commaSeparated) }
         guard let trace = trace ?? file.trace else { throw ValidationError("a trace is required (--trace or 'trace' in --config)") }
         let format = format ?? file.format ?? "jetsim"
@@ -145,7 +146,7 @@ public struct CompareCommand: ParsableCommand {
                                   exitCode: InputError.usage)
         }
         let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
-                                                                        policiesDirectory: policiesDirectory) }
+                                                                        policiesDirectory: try policyDirectory.path()) }
         let future = prototypes.contains { $0.descriptor.capabilities.contains(.needsFuture) }
             ? NextUseTable(events: events, appCount: catalog.count) : nil
         let cells = devices.indices.flatMap { d in plan.policies.indices.flatMap { p in plan.seeds.map { Cell(device: d, policy: p, seed: $0) } } }
@@ -158,7 +159,7 @@ public struct CompareCommand: ParsableCommand {
         baseOptions.warmupMicros = plan.warmup
         baseOptions.intervalMicros = plan.interval
         let options = baseOptions
-        let lookupDirectory = policiesDirectory
+        let lookupDirectory = try policyDirectory.path()
         let total = cells.count
         let report: @Sendable (Int) -> Void = { done in if progress { CompareCommand.printProgress(done, of: total, started: started) } }
         // The charted cell (the first device, the baseline policy, the first seed unless chosen) is the only one that
@@ -252,8 +253,9 @@ public struct CompareCommand: ParsableCommand {
                                      "interval_s": Double(plan.interval) / 1e6, "baseline": plan.baseline ?? plan.policies[0],
                                      "jobs": plan.jobs, "out": plan.out]
         if let apps = plan.apps { config["apps"] = apps }
+        let policyDirectory = try self.policyDirectory.path()
         let read = [plan.trace] + (plan.apps.map { [$0] } ?? []) + (self.config.map { [$0] } ?? [])
-            + plan.devices.compactMap(DeviceSource.file) + plan.policies.compactMap { PolicySource.file($0, policiesDirectory: policiesDirectory) }
+            + plan.devices.compactMap(DeviceSource.file) + plan.policies.compactMap { PolicySource.file($0, policiesDirectory: policyDirectory) }
         let inputs = read.map { (name: $0, path: readFrom[$0] ?? $0) }
         let manifest = try CompareReports.manifest(command: CommandLine.arguments, config: config, inputs: inputs,
                                                    policies: plan.policies.indices.map { results[$0 * plan.seeds.count].policy },

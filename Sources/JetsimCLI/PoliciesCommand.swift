@@ -9,16 +9,15 @@ public struct PoliciesCommand: ParsableCommand {
         abstract: "List every eviction policy with a one-line description and its parameters and defaults.",
         discussion: """
         Built-in policies take parameters on the command line: --policy 'cost:alpha=0.5,half_life_h=12'.
-        Policy files (YAML, see Policies/README.md) are found by name in --policies, or given as a path.
+        Policy files (YAML, see Policies/README.md) are found by name in --policy-dir, or given as a path.
 
         Examples:
           jetsim policies
-          jetsim policies --policies ~/my-policies
+          jetsim policies --policy-dir ~/my-policies
         """
     )
 
-    @Option(help: "Directory of policy files to list.")
-    var policies: String = "Policies"
+    @OptionGroup var policyDirectory: PolicyDirectoryOption
 
     public init() {}
 
@@ -29,7 +28,7 @@ public struct PoliciesCommand: ParsableCommand {
                 rows.append([e.name, e.parameters.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: ","),
                              e.capabilities.names.joined(separator: ","), e.summary])
             }
-            for file in PolicyFiles.list(in: policies) {
+            for file in PolicyFiles.list(in: try policyDirectory.path()) {
                 let policy = try PolicyFiles.load(path: file.path)
                 rows.append([file.name, "", policy.descriptor.capabilities.names.joined(separator: ","),
                              policy.summary + " (file \(file.path))"])

@@ -44,11 +44,11 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.")
     var csvFields: String?
 
-    @Option(help: "Eviction policy, optionally with parameters ('cost:alpha=0.5'), a policy file's name in --policies, or a file path. See `jetsim policies`.")
+    @Option(name: [.customLong("policy"), .customLong("policies")],
+            help: "Eviction policy, optionally with parameters ('cost:alpha=0.5'), a policy file's name in --policy-dir, or a file path. See `jetsim policies`; several at once: `jetsim compare`.")
     var policy: String = "xnu"
 
-    @Option(help: "Where policy files are looked up by name.")
-    var policies: String = "Policies"
+    @OptionGroup var policyDirectory: PolicyDirectoryOption
 
     @Option(help: "Seed for randomised policies; echoed in every report.")
     var seed: UInt64 = 1
@@ -125,7 +125,7 @@ public struct RunCommand: ParsableCommand {
         if let freezer { deviceValue.freezer.enabled = freezer }
         if let kernel, let k = Device.Kernel(rawValue: kernel) { deviceValue.setKernel(k) }
         let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
-                                                policiesDirectory: policies)
+                                                policiesDirectory: try policyDirectory.path())
         let catalog: AppCatalog
         var source: EventSource
         // A libCacheSim trace is read twice (scanned for its objects, then replayed as the run goes): a pipe is copied
