@@ -16,13 +16,14 @@ public struct ImportCommand: ParsableCommand {
 
         Formats:
           lsapp         LSApp TSV: user_id, session_id, timestamp, app_name, event_type (Opened/Closed/User Interaction/Broken)
-          intervals     CSV user,start,end,app (ISO-8601 or epoch milliseconds)
+          intervals     CSV user,start,end,app (ISO-8601, or epoch seconds or milliseconds: --time-unit)
           libcachesim   libCacheSim CSV: time, obj-id, obj-size (--csv-fields to remap)
           jetsam-event  an iOS JetsamEvent report (.ips)
 
         Examples:
           jetsim import lsapp lsapp.tsv.gz --out /tmp/lsapp --user 17
           jetsim import intervals usage.csv --out /tmp/usage --merge-gap 10
+          jetsim import intervals usage.csv --out /tmp/usage --time-unit s
           jetsim import jetsam-event JetsamEvent-2024-01-05.ips --out /tmp/phone
         """
     )
@@ -33,6 +34,8 @@ public struct ImportCommand: ParsableCommand {
     @Option(help: "Import one user only (lsapp, intervals).") var user: String?
     @Option(help: "Seconds within which intervals of the same app merge, and a switch needs no home (intervals).") var mergeGap = "5"
     @Option(help: "libCacheSim CSV field numbers, e.g. 'time=1,obj-id=2,obj-size=3'.") var csvFields: String?
+    @Option(help: ArgumentHelp("How epoch-number times count (lsapp, intervals): s, ms, or auto (the file's first epoch number decides: 9–11 digits or a decimal point seconds, 12–15 digits milliseconds).", valueName: "auto|s|ms"))
+    var timeUnit: String?
     @Flag(help: "Skip malformed rows (counted in the output) instead of stopping.") var skipBad = false
 
     public init() {}
@@ -40,6 +43,10 @@ public struct ImportCommand: ParsableCommand {
     public func validate() throws {
         guard ["lsapp", "intervals", "libcachesim", "jetsam-event"].contains(format) else {
             throw ValidationError("unknown format '\(format)' (lsapp, intervals, libcachesim, jetsam-event)")
+        }
+        if let timeUnit {
+            guard EpochUnit(rawValue: timeUnit) != nil else { throw ValidationError("--time-unit must be auto, s or ms, found '\(InputError.excerpt(timeUnit))'") }
+            guard ["lsapp", "intervals"].contains(format) else { throw ValidationError("--time-unit applies to lsapp and intervals, not \(format)") }
         }
         guard let gap = Array(mergeGap.utf8).withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), gap >= 0 else {
             throw ValidationError("--merge-gap must be a number of seconds ≥ 0")
@@ -60,13 +67,14 @@ public struct ImportCommand: ParsableCommand {
                 print("\(result.apps.count) apps and a device → \(out)/ (apps.csv, device.yaml)")
                 return
             }
+            let unit = timeUnit.flatMap(EpochUnit.init(rawValue:)) ?? .auto
             let writer = try ImportWriter(directory: out, source: file, format: format)
             switch format {
             case "lsapp":
-                try LSAppImporter.run(path: file, writer: writer, user: user, skipBad: skipBad)
+                try LSAppImporter.run(path: file, writer: writer, user: user, skipBad: skipBad, timeUnit: unit)
             case "intervals":
                 let gap = Array(mergeGap.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: Units.microsPerSecond) } ?? 0
-                try IntervalsImporter.run(path: file, writer: writer, user: user, mergeGapMicros: gap, skipBad: skipBad)
+                try IntervalsImporter.run(path: file, writer: writer, user: user, mergeGapMicros: gap, skipBad: skipBad, timeUnit: unit)
             default:
                 try LibCacheSimImporter.run(path: file, writer: writer, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
             }

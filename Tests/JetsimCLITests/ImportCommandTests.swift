@@ -165,13 +165,32 @@ func gzipKeeping(_ path: String) throws {
         #expect(wrong.stderr.contains("crash.ips:1: field 'bug_type': expected 298"))
     }
 
+    /// Issue 20: ten-digit epoch seconds were read as milliseconds, so a minute of use lasted 0.06 s, with exit 0.
+    @Test func epochSecondsAreSecondsAndAmbiguousTimesAskForAUnit() throws {
+        let dir = try scratch()
+        try "user,start,end,app\na,1700000000,1700000060,Maps\n".write(toFile: dir + "/s.csv", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["import", "intervals", dir + "/s.csv", "--out", dir + "/s"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let trace = try String(contentsOfFile: dir + "/s/trace.csv", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(trace.dropFirst().map { String($0.prefix { $0 != "," }) } == ["0.000", "60.000"], "\(trace)")
+        try "user,start,end,app\na,1000,2000,Maps\n".write(toFile: dir + "/a.csv", atomically: true, encoding: .utf8)
+        let ambiguous = try CLI.run(["import", "intervals", dir + "/a.csv", "--out", dir + "/a"])
+        #expect(ambiguous.status == 65 && ambiguous.stderr.contains("--time-unit"), "\(ambiguous.stderr)")
+        let told = try CLI.run(["import", "intervals", dir + "/a.csv", "--out", dir + "/a", "--time-unit", "s"])
+        #expect(told.status == 0, "\(told.stderr)")
+        let misplaced = try CLI.run(["import", "libcachesim", dir + "/a.csv", "--out", dir + "/l", "--time-unit", "s"])
+        #expect(misplaced.status == 64 && misplaced.stderr.contains("--time-unit applies to lsapp and intervals"))
+        try "user,start,end,app\na,2024-02-30T10:00:00Z,2024-02-30T10:01:00Z,Maps\n".write(toFile: dir + "/d.csv", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import", "intervals", dir + "/d.csv", "--out", dir + "/d"]).status == 65, "30 February")
+    }
+
     /// Found by fuzzing: each crashed the importer (overflow) or was refused for its line ends or byte-order mark.
     @Test func hostileInputsAreLocatedErrorsAndEncodingsAreAccepted() throws {
         let dir = try scratch()
         try "user,start,end,app\na,9999999999999999,9999999999999999,Maps\n".write(toFile: dir + "/iv.csv", atomically: true, encoding: .utf8)
         let iv = try CLI.run(["import", "intervals", dir + "/iv.csv", "--out", dir + "/iv"])
         #expect(iv.status == 65)
-        #expect(iv.stderr.contains("iv.csv:2: field 'start': expected ISO-8601"))
+        #expect(iv.stderr.contains("iv.csv:2: field 'start': the epoch time is past 9999-12-31"))
         try "1\t1\t9999999999999999\tMaps\tOpened\n".write(toFile: dir + "/ls.tsv", atomically: true, encoding: .utf8)
         let ls = try CLI.run(["import", "lsapp", dir + "/ls.tsv", "--out", dir + "/ls"])
         #expect(ls.status == 65)

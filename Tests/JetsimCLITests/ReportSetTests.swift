@@ -32,7 +32,7 @@ import Testing
     @Test func aFailedImportCreatesNothing() throws {
         let dir = try scratch()
         let input = dir + "/intervals.csv"
-        try "user,start,end,app\na,1000,2000,Maps\na,3000,oops,Maps\n".write(toFile: input, atomically: true, encoding: .utf8)
+        try "user,start,end,app\na,1700000001000,1700000002000,Maps\na,1700000003000,oops,Maps\n".write(toFile: input, atomically: true, encoding: .utf8)
         let r = try CLI.run(["import", "intervals", input, "--out", dir + "/new/imported"])
         #expect(r.status == 65, "\(r.stderr)")
         #expect(files(in: dir) == ["intervals.csv"], "a failed import left \(files(in: dir))")

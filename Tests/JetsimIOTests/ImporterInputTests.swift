@@ -4,16 +4,17 @@ import Foundation
 import Testing
 
 /// The importers' in-memory entry points: the trace and catalog texts, or the error.
-func importIntervals(_ text: String, name: String = "iv.csv", skipBad: Bool = false) throws(InputError) -> (trace: String, apps: String) {
+/// Epoch numbers count milliseconds unless `timeUnit` says otherwise.
+func importIntervals(_ text: String, name: String = "iv.csv", skipBad: Bool = false, timeUnit: EpochUnit = .milliseconds) throws(InputError) -> (trace: String, apps: String) {
     let writer = ImportWriter(inMemory: name, format: "intervals")
-    try IntervalsImporter.run(bytes: Array(text.utf8), name: name, writer: writer, skipBad: skipBad)
+    try IntervalsImporter.run(bytes: Array(text.utf8), name: name, writer: writer, skipBad: skipBad, timeUnit: timeUnit)
     try writer.commit()
     return writer.output ?? ("", "")
 }
 
-func importLSApp(_ text: String, name: String = "ls.tsv", skipBad: Bool = false) throws(InputError) -> (trace: String, apps: String) {
+func importLSApp(_ text: String, name: String = "ls.tsv", skipBad: Bool = false, timeUnit: EpochUnit = .milliseconds) throws(InputError) -> (trace: String, apps: String) {
     let writer = ImportWriter(inMemory: name, format: "lsapp")
-    try LSAppImporter.run(bytes: Array(text.utf8), name: name, writer: writer, skipBad: skipBad)
+    try LSAppImporter.run(bytes: Array(text.utf8), name: name, writer: writer, skipBad: skipBad, timeUnit: timeUnit)
     try writer.commit()
     return writer.output ?? ("", "")
 }
@@ -45,20 +46,59 @@ func rows(_ trace: String) -> [String] {
 }
 
 @Suite struct TimestampTests {
+    private func micros(_ text: String, _ unit: EpochUnit = .milliseconds) -> Int? {
+        var t = Timestamps(unit: unit)
+        return t.micros(text)
+    }
+
     @Test func epochMillisecondsStopAtTheLastInstantOfYear9999() {
-        #expect(Timestamps.micros("253402300799999") == 253_402_300_799_999_000)
-        #expect(Timestamps.micros("253402300800000") == nil)
-        #expect(Timestamps.micros("9999999999999999") == nil)            // × 1000 overflowed before
-        #expect(Timestamps.micros("99999999999999999999999") == nil)
-        #expect(Timestamps.micros("9999-12-31T23:59:59.999Z") == 253_402_300_799_999_000)
-        #expect(Timestamps.micros("0000-01-01T00:00:00+99:59").map { $0 < 0 } == true)
+        #expect(micros("253402300799999") == 253_402_300_799_999_000)
+        #expect(micros("253402300800000") == nil)
+        #expect(micros("9999999999999999") == nil)            // × 1000 overflowed before
+        #expect(micros("99999999999999999999999") == nil)
+        #expect(micros("253402300799", .seconds) == 253_402_300_799_000_000)
+        #expect(micros("253402300800", .seconds) == nil)
+        #expect(micros("9999-12-31T23:59:59.999Z") == 253_402_300_799_999_000)
+        #expect(micros("0000-01-01T00:00:00+23:59").map { $0 < 0 } == true)
+        #expect(micros("0000-01-01T00:00:00+99:59") == nil, "no offset of 99 hours")
+    }
+
+    /// Issue 20: ten-digit epoch seconds were read as milliseconds, so a minute lasted 0.06 s.
+    @Test func theFirstEpochNumberDecidesSecondsOrMilliseconds() {
+        var t = Timestamps()
+        #expect(t.micros("1700000000") == 1_700_000_000_000_000)
+        #expect(t.unit == .seconds)
+        #expect(t.micros("1700000060") == 1_700_000_060_000_000, "a minute later is 60 s later")
+        var ms = Timestamps()
+        #expect(ms.micros("1700000000000") == 1_700_000_000_000_000)
+        #expect(ms.unit == .milliseconds)
+        var decimal = Timestamps()
+        #expect(decimal.micros("1700000000.25") == 1_700_000_000_250_000 && decimal.unit == .seconds)
+        var small = Timestamps()
+        #expect(small.micros("1000") == nil && small.problem.contains("--time-unit"), "4 digits: seconds or milliseconds?")
+        #expect(micros("1000", .seconds) == 1_000_000_000)
+        #expect(micros("1000", .milliseconds) == 1_000_000)
+        var iso = Timestamps()
+        #expect(iso.micros("2024-01-05T10:00:00Z") != nil && iso.unit == .auto, "a date decides nothing")
+    }
+
+    @Test func datesAreRealDaysAndSecondsAreOptional() {
+        #expect(micros("2024-02-31 10:00:00") == nil)
+        #expect(micros("2023-02-29 10:00:00") == nil)
+        #expect(micros("2024-02-29 10:00:00") != nil, "2024 is a leap year")
+        #expect(micros("1900-02-29 00:00:00") == nil, "1900 is not")
+        #expect(micros("2000-02-29 00:00:00") != nil, "2000 is")
+        #expect(micros("2024-04-31T00:00:00Z") == nil)
+        #expect(micros("2024-01-05 10:00") == micros("2024-01-05 10:00:00"))
+        #expect(micros("2024-01-05T10:00Z") == micros("2024-01-05T10:00:00Z"))
+        #expect(micros("2024-01-05 10:0") == nil)
     }
 }
 
 @Suite struct ImporterArithmeticTests {
     @Test func theFuzzedIntervalIsALocatedErrorNotATrap() {
         let e = caught { _ = try importIntervals("user,start,end,app\na,9999999999999999,9999999999999999,Maps\n") }
-        expectLocated(e, line: 2, field: "start", message: "epoch milliseconds (0 … 253402300799999)", input: "16-digit epoch ms")
+        expectLocated(e, line: 2, field: "start", message: "past 9999-12-31 (at most 253402300799999 milliseconds)", input: "16-digit epoch ms")
         let lsapp = caught { _ = try importLSApp("1\t1\t9999999999999999\tMaps\tOpened\n") }
         expectLocated(lsapp, line: 1, field: "timestamp", message: "253402300799999", input: "16-digit epoch ms (lsapp)")
         #expect(throws: Never.self) { _ = try importIntervals("user,start,end,app\na,253402300799999,253402300799999,Maps\n") }

@@ -1,25 +1,29 @@
 import JetsimCore
 
-/// Imports generic foreground intervals (CSV `user,start,end,app`; times ISO-8601 or epoch milliseconds), sorted
+/// Imports generic foreground intervals (CSV `user,start,end,app`; times ISO-8601 or epoch numbers in `timeUnit`), sorted
 /// by user then start. Consecutive intervals of the same app less than `mergeGap` apart merge into one; a gap
 /// of at most `mergeGap` between different apps is a direct switch, a longer one a `home`. Users follow one
 /// another an hour apart. Streams with one interval of lookahead.
 ///
-/// Limits: times from year 0000 to 9999 (epoch milliseconds up to `Timestamps.maxEpochMillis`), and the whole
+/// Limits: times from year 0000 to 9999 (`Timestamps`), and the whole
 /// imported trace, users one after another, within 2^60 µs; a row past either is refused with its line and field.
 public enum IntervalsImporter {
-    public static func run(path: String, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool) throws(InputError) {
-        try run(CSVReader(path: path), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad)
+    public static func run(path: String, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool,
+                           timeUnit: EpochUnit = .auto) throws(InputError) {
+        try run(CSVReader(path: path), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad, timeUnit: timeUnit)
     }
 
     /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
     public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil,
-                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false) throws(InputError) {
-        try run(CSVReader(bytes: bytes, name: name), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad)
+                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false, timeUnit: EpochUnit = .auto) throws(InputError) {
+        try run(CSVReader(bytes: bytes, name: name), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad,
+                timeUnit: timeUnit)
     }
 
-    static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool) throws(InputError) {
+    static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool,
+                    timeUnit: EpochUnit) throws(InputError) {
         let path = reader.path
+        var timestamps = Timestamps(unit: timeUnit)
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header user,start,end,app)") }
         let header = reader.strings().map(\.trimmingSpaces)
         guard let u = header.firstIndex(of: "user"), let s = header.firstIndex(of: "start"), let e = header.firstIndex(of: "end"),
@@ -42,12 +46,12 @@ public enum IntervalsImporter {
             }
             let user = reader.string(u).trimmingSpaces, app = reader.string(a).trimmingSpaces
             if let onlyUser, user != onlyUser { continue }
-            guard let start = Timestamps.micros(reader.string(s).trimmingSpaces) else {
-                try bad("start", "expected \(Timestamps.accepted), found '\(InputError.excerpt(reader.string(s)))'")
+            guard let start = timestamps.micros(reader.string(s).trimmingSpaces) else {
+                try bad("start", "\(timestamps.problem), found '\(InputError.excerpt(reader.string(s)))'")
                 continue
             }
-            guard let end = Timestamps.micros(reader.string(e).trimmingSpaces) else {
-                try bad("end", "expected \(Timestamps.accepted), found '\(InputError.excerpt(reader.string(e)))'")
+            guard let end = timestamps.micros(reader.string(e).trimmingSpaces) else {
+                try bad("end", "\(timestamps.problem), found '\(InputError.excerpt(reader.string(e)))'")
                 continue
             }
             guard end >= start else { try bad("end", "the interval ends before it starts"); continue }

@@ -7,20 +7,23 @@ import JetsimCore
 /// session, is a `home`. Users follow one another, each user's first event an hour after the previous user's last;
 /// `user` selects one user. Streams in constant memory.
 ///
-/// Limits: times from year 0000 to 9999 (epoch milliseconds up to `Timestamps.maxEpochMillis`), and the whole
+/// Times are ISO-8601 or epoch numbers in `timeUnit` (`Timestamps`). Limits: years 0000 to 9999, and the whole
 /// imported trace, users one after another, within 2^60 µs; a row past either is refused with its line and field.
 public enum LSAppImporter {
-    public static func run(path: String, writer: ImportWriter, user onlyUser: String?, skipBad: Bool) throws(InputError) {
-        try run(CSVReader(path: path, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad)
+    public static func run(path: String, writer: ImportWriter, user onlyUser: String?, skipBad: Bool, timeUnit: EpochUnit = .auto) throws(InputError) {
+        try run(CSVReader(path: path, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad, timeUnit: timeUnit)
     }
 
     /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
-    public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil, skipBad: Bool = false) throws(InputError) {
-        try run(CSVReader(bytes: bytes, name: name, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad)
+    public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil, skipBad: Bool = false,
+                           timeUnit: EpochUnit = .auto) throws(InputError) {
+        try run(CSVReader(bytes: bytes, name: name, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad,
+                timeUnit: timeUnit)
     }
 
-    static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, skipBad: Bool) throws(InputError) {
+    static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, skipBad: Bool, timeUnit: EpochUnit) throws(InputError) {
         let path = reader.path
+        var timestamps = Timestamps(unit: timeUnit)
         var header = true
         var currentUser: String?, currentSession: String?
         var foreground: String?
@@ -44,9 +47,8 @@ public enum LSAppImporter {
             let user = reader.string(0).trimmingSpaces, session = reader.string(1).trimmingSpaces
             let app = reader.string(3).trimmingSpaces, event = reader.string(4).trimmingSpaces
             if let onlyUser, user != onlyUser { continue }
-            guard let time = Timestamps.micros(reader.string(2).trimmingSpaces) else {
-                try bad("timestamp", "expected 'YYYY-MM-DD HH:MM:SS' (years 0000–9999) or epoch milliseconds (0 … 253402300799999), "
-                        + "found '\(InputError.excerpt(reader.string(2)))'")
+            guard let time = timestamps.micros(reader.string(2).trimmingSpaces) else {
+                try bad("timestamp", "\(timestamps.problem), found '\(InputError.excerpt(reader.string(2)))'")
                 continue
             }
             guard ["Opened", "Closed", "User Interaction", "Broken"].contains(event) else {
