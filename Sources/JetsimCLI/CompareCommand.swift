@@ -145,6 +145,15 @@ public struct CompareCommand: ParsableCommand {
                                   windows: "--interval \(TimeWindows.seconds(plan.interval)) s", advice: "choose a longer --interval",
                                   exitCode: InputError.usage)
         }
+        // The charted cell's memory series is chart data: as many points as a chart can use (ChartReport.maxSeriesPoints),
+        // spread over the whole run, rather than --sample-interval's until a cap cut it short. Sample spacing changes
+        // no decision (TimingIndependenceTests).
+        let span = (events.last?.time ?? 0) - (events.first?.time ?? 0)
+        let chartSampleInterval = max(plan.sampleInterval, span / ChartReport.maxSeriesPoints + 1)
+        if chartSampleInterval > plan.sampleInterval && !quiet {
+            printError("note: chart-timeseries.csv samples every \(TimeWindows.seconds(chartSampleInterval)) s, not --sample-interval's "
+                       + "\(TimeWindows.seconds(plan.sampleInterval)) s, to stay within \(ChartReport.maxSeriesPoints) points over the run")
+        }
         let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
                                                                         policiesDirectory: try policyDirectory.path()) }
         let future = prototypes.contains { $0.descriptor.capabilities.contains(.needsFuture) }
@@ -194,6 +203,7 @@ public struct CompareCommand: ParsableCommand {
                                                            policiesDirectory: lookupDirectory)
                         var cellOptions = options
                         cellOptions.seed = cell.seed
+                        if k == chartIndex { cellOptions.sampleIntervalMicros = chartSampleInterval }
                         let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
                                              future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
                                              keepKillsAndSamples: k == chartIndex)

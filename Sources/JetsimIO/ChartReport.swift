@@ -9,6 +9,10 @@ import JetsimCore
 /// Every number drawn from a file must be finite and at most `maxMagnitude` in size; anything else is refused with
 /// its file, line and column. Drawing itself clamps what it converts to pixels, so no value can stop it.
 public enum ChartReport {
+    /// The most points of the charted cell's memory series (chart-timeseries.csv) `compare` keeps: more than a chart's
+    /// pixel columns can show, few enough to draw at once, whatever the run's length.
+    public static let maxSeriesPoints = 100_000
+
     /// One row of a CSV table, read by column name. Rows share their table's column index, so reading a large
     /// file costs one array of strings per row (not one dictionary).
     public struct Row: Sendable {
