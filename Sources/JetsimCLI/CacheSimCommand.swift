@@ -45,7 +45,7 @@ public struct CacheSimCommand: ParsableCommand {
     @Option(help: "Seed for randomised policies; echoed in cache.csv.")
     var seed: UInt64 = 1
 
-    @Option(help: "Output directory (default: Reports/out/<trace>-cachesim).")
+    @Option(help: "Output directory (default: Reports/out/<trace's directory>-<trace>-cachesim).")
     var out: String?
 
     @Flag(help: "Print nothing but errors.")
@@ -96,7 +96,7 @@ public struct CacheSimCommand: ParsableCommand {
             throw InputError(file: trace, message: "the requests add up to more than 8 EiB; byte totals cannot be kept exactly")
         }
         let traceName = baseName(trace)
-        let directory = out ?? "Reports/out/\(stem(traceName))-cachesim"
+        let directory = out ?? "Reports/out/\(workloadName(trace))-cachesim"
         let rows = cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
         try inReportDirectory(directory, replaceable: OutputNames.cachesim) { staging in
             try CacheReport.write(rows, trace: traceName, seed: seed, to: staging)

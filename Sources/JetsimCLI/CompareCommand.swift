@@ -241,7 +241,7 @@ public struct CompareCommand: ParsableCommand {
     private func writeReports(_ plan: Plan, into directory: String, readFrom: [String: String], results: [SimulationResult], chart: ChartFiles, chartWritten: [AtomicFile],
                               devices: [Device], started: Date) throws {
         let traceName = baseName(plan.trace)
-        let labels = RunLabels(trace: traceName, appNames: [])
+        let labels = RunLabels(trace: traceName, tracePath: plan.trace, appNames: [])
         var summary = CSVLine.of(ReportFiles.summaryHeader)
         var intervals = CSVLine.of(ReportFiles.intervalsHeader)
         for r in results {

@@ -53,7 +53,7 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "Seed for randomised policies; echoed in every report.")
     var seed: UInt64 = 1
 
-    @Option(help: "Output directory (default: Reports/out/<trace>-<device>-<policy>-s<seed>).")
+    @Option(help: "Output directory (default: Reports/out/<trace's directory>-<trace>-<device>-<policy>-s<seed>).")
     var out: String?
 
     @Flag(help: "Also write events.csv: every lifecycle transition and callback, in order, with deadlines.")
@@ -163,8 +163,8 @@ public struct RunCommand: ParsableCommand {
                                                  scale: scale, machine: machine)
         }
         let traceName = baseName(trace)
-        let directory = out ?? "Reports/out/\(stem(traceName))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
-        let labels = RunLabels(trace: traceName, appNames: catalog.profiles.map(\.name))
+        let directory = out ?? "Reports/out/\(workloadName(trace))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)"
+        let labels = RunLabels(trace: traceName, tracePath: trace, appNames: catalog.profiles.map(\.name))
 
         let showProgress = !quiet && isatty(2) == 1
         // kills.csv and timeseries.csv (and events.csv, live.csv) stream to disk as the run goes: memory stays flat.
@@ -256,6 +256,20 @@ private func drive<P: EvictionPolicy>(
 
 func baseName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
+}
+
+/// A default output directory's first part, named after the workload so that two workloads' `trace.csv` do not share
+/// one: the trace's directory and file name without extensions (`Examples/day/trace.csv.gz` → `day-trace`).
+func workloadName(_ tracePath: String) -> String {
+    var file = baseName(tracePath)
+    for ext in [".gz", ".csv", ".txt"] where file.count > ext.count && file.lowercased().hasSuffix(ext) { file.removeLast(ext.count) }
+    var absolute = tracePath
+    if let resolved = realpath(tracePath, nil) {
+        absolute = String(cString: resolved)
+        free(resolved)
+    }
+    let parts = absolute.split(separator: "/")
+    return parts.count >= 2 ? "\(parts[parts.count - 2])-\(file)" : file
 }
 
 func stem(_ name: String) -> String {

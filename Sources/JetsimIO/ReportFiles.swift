@@ -2,10 +2,14 @@ import JetsimCore
 
 /// What identifies a run in its reports.
 public struct RunLabels: Sendable {
+    /// The trace's file name (`trace` column).
     public var trace: String
+    /// The trace as the user gave it (`trace_path` column): two workloads' `trace.csv` stay apart.
+    public var tracePath: String
     public var appNames: [String]
-    public init(trace: String, appNames: [String]) {
+    public init(trace: String, tracePath: String? = nil, appNames: [String]) {
         self.trace = trace
+        self.tracePath = tracePath ?? trace
         self.appNames = appNames
     }
 }
@@ -40,11 +44,11 @@ public enum ReportFiles {
                String(w.freezes), String(w.thaws), FixedPoint.mebibytes(w.frozenWrittenBytes)]
     }
 
-    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader + ["kernel"] + backingHeader }
+    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader + ["kernel"] + backingHeader + ["trace_path"] }
 
     public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
         [r.policy.displayName, r.device.name, labels.trace, String(r.seed)] + metricValues(r.measured, span: r.simulatedMicros)
-            + [r.device.kernel.rawValue] + backingValues(r.backing)
+            + [r.device.kernel.rawValue] + backingValues(r.backing) + [labels.tracePath]
     }
 
     /// Real-memory mode's columns: which backing, what decisions used, and how far real memory diverged.

@@ -97,7 +97,16 @@ func files(in directory: String) -> [String] {
         let dir = try scratch()
         let r = try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--quiet"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(files(in: dir + "/Reports/out/trace-iphone-xs-xnu-s1").contains("summary.csv"))
+        #expect(files(in: dir + "/Reports/out/day-trace-iphone-xs-xnu-s1").contains("summary.csv"))
+        // Issue 20: every workload's trace is trace.csv; two of them wrote into one default directory.
+        let other = dir + "/week"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.exampleTrace, toPath: other + "/trace.csv")
+        #expect(try CLI.run(["run", "--device", "iphone-xs", "--apps", CLI.exampleApps, "--trace", "week/trace.csv", "--quiet"], in: dir).status == 0)
+        #expect(files(in: dir + "/Reports/out") == ["day-trace-iphone-xs-xnu-s1", "week-trace-iphone-xs-xnu-s1"])
+        let summary = try String(contentsOfFile: dir + "/Reports/out/week-trace-iphone-xs-xnu-s1/summary.csv", encoding: .utf8)
+            .split(separator: "\n")
+        #expect(summary[0].hasSuffix(",trace_path") && summary[1].hasSuffix(",week/trace.csv"), "\(summary)")
     }
 
     @Test func aBadTraceLineFailsWithFileLineAndFieldAndWritesNothing() throws {
@@ -323,7 +332,8 @@ func files(in directory: String) -> [String] {
             runs.append(("day-iphone-x-jemalloc", ["--backing", "jemalloc:scale=1/256", "--pressure-source", "measured", "--sample-interval", "10m"]))
         }
         for (name, extra) in runs {
-            let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+            // Paths as the README gives them (summary.csv records the trace's path), from the package's root.
+            let r = try CLI.run(["run", "--device", "iphone-x", "--apps", "Examples/day/apps.csv", "--trace", "Examples/day/trace.csv",
                                  "--out", "\(dir)/\(name)", "--quiet"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             let committed = CLI.packageRoot + "/Reports/examples/" + name
