@@ -74,7 +74,7 @@ func gzipKeeping(_ path: String) throws {
         let lenient = try CLI.run(["import", "lsapp", input, "--out", dir + "/lenient", "--skip-bad"])
         #expect(lenient.status == 0, "\(lenient.stderr)")
         #expect(lenient.stdout.contains("2 rows skipped"))
-        #expect(try String(contentsOfFile: dir + "/lenient/trace.csv", encoding: .utf8).hasSuffix("# 2 malformed rows were skipped (--skip-bad)\n"))
+        #expect(try String(contentsOfFile: dir + "/lenient/trace.csv", encoding: .utf8).hasPrefix("time,app,event,value,user\n"))
     }
 
     @Test func intervalsMergeSameAppAndSwitchWithinTheGap() throws {
@@ -144,7 +144,7 @@ func gzipKeeping(_ path: String) throws {
         """.write(toFile: report, atomically: true, encoding: .utf8)
         let r = try CLI.run(["import", "jetsam-event", report, "--out", dir + "/o"])
         #expect(r.status == 0, "\(r.stderr)")
-        let apps = try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8).split(separator: "\n").dropFirst(2)
+        let apps = try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8).split(separator: "\n").dropFirst()   // the header
         #expect(apps.count == 4)                                                  // the daemon is left out
         #expect(apps.contains { $0.hasPrefix("Game,1450.03125,") && $0.contains(",10,") })  // 92802 × 16 KiB; 640 pages purgeable
         #expect(apps.contains { $0.hasPrefix("Music,100,") && $0.contains(",audio,") })

@@ -43,15 +43,8 @@ public final class ImportWriter {
         memoryTrace = ImportWriter.header(source: source, format: format)
     }
 
-    /// The first lines of the trace; control characters in the input's name become spaces so the comment stays one line.
-    static func header(source: String, format: String) -> String {
-        var oneLine = String.UnicodeScalarView()
-        for c in source.unicodeScalars {
-            let breaks = c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
-            oneLine.append(breaks ? " " : c)
-        }
-        return "# Imported by jetsim import \(format) from \(String(oneLine))\n" + WorkloadFiles.traceHeader
-    }
+    /// The trace's first line: its header, nothing before it (plain RFC 4180, as every CSV Jetsim writes).
+    static func header(source: String, format: String) -> String { WorkloadFiles.traceHeader }
 
     private func write(_ text: String) throws(InputError) {
         if let trace { try trace.write(text) } else { memoryTrace? += text }
@@ -92,7 +85,6 @@ public final class ImportWriter {
 
     /// Writes `apps.csv` for every app seen and renames both files into place (in memory: fills `output`).
     public func commit() throws(InputError) {
-        if skipped > 0 { try write("# \(skipped) malformed rows were skipped (--skip-bad)\n") }
         let catalog = names.map { profiles[$0] ?? AppNameCategories.category(for: $0).profile(named: $0) }
         guard let trace, let reports else {
             output = (memoryTrace ?? "", WorkloadFiles.catalogCSV(catalog))
