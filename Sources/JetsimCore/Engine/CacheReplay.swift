@@ -48,8 +48,9 @@ struct CachedObject {
 /// Like `Simulator`, this driver owns every byte of accounting and the policy only ranks: through its
 /// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), through its
 /// `decayingScore` when it has one (`lfu`, `cost`: kept in a `KineticTournament`, O(log n) a request and an eviction,
-/// the scan's victims exactly), otherwise by `selectVictim` over every resident object but the one requested. Candidates carry exactly what the full
-/// engine shows on a cache device: suspended, idle band, sequences and times of use, launch and band entry.
+/// the scan's victims exactly), otherwise by `selectVictim` over every resident object but the one requested.
+/// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
+/// of use, launch and band entry.
 ///
 /// Invariant: `usedBytes` is the sum of the sizes of resident objects and never exceeds `capacityBytes`.
 public struct CacheReplay<Policy: EvictionPolicy> {

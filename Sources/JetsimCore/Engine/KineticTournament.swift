@@ -291,12 +291,13 @@ struct KineticTournament {
                 let until = certified(ew, constantW: aWins ? constantA : constantB, el, constantL: aWins ? constantB : constantA)
                 return (aWins ? a : b, min(until, ew.preciseEnd(now), el.preciseEnd(now)))
             }
+            if ea.score == eb.score { return (ea.sequence < eb.sequence ? a : b, Int.max) }   // equal doubles at every time
             let w = exactWinner(a, b)
             let (ew, el) = w == a ? (ea, eb) : (eb, ea)
-            if (constantA && constantB) || ea.score == eb.score { return (w, Int.max) }   // equal doubles at every time
-            // Equal weights (numerator ≥ 0 here), counts far apart, the smaller count also the smaller sequence: the doubles of the smaller
-            // count never exceed the other's (rounding is monotone), and a tie goes its way too.
-            // (A constant winner's double is the least its weight allows: `offset` · weight.)
+            if constantA && constantB { return (w, Int.max) }
+            // Equal weights (numerator ≥ 0 here), counts far apart, the smaller count also the smaller sequence: the
+            // smaller count's doubles never exceed the other's (rounding is monotone), and a tie goes its way too. (A
+            // constant winner's double is the least its weight allows: `offset` · weight.)
             let constantW = w == a ? constantA : constantB, constantL = w == a ? constantB : constantA
             if !constantL && ew.score.offset == el.score.offset && ew.score.numerator == el.score.numerator
                 && ew.score.divisor == el.score.divisor && ew.sequence < el.sequence
@@ -305,7 +306,8 @@ struct KineticTournament {
             }
             return (w, now + 1)
         }
-        return (exactWinner(a, b), (constantA && constantB) || ea.score == eb.score ? Int.max : now + 1)
+        if ea.score == eb.score { return (ea.sequence < eb.sequence ? a : b, Int.max) }
+        return (exactWinner(a, b), constantA && constantB ? Int.max : now + 1)
     }
 
     /// Until when the model's gap between the winner and the loser stays above ε (the scores are lines in

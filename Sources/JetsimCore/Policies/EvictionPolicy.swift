@@ -28,7 +28,9 @@ public protocol EvictionPolicy: Sendable {
     /// exactly that candidate, comparing `value(at: context.now)` as doubles; the score may change only when the
     /// policy is told of an open of that app (`didOpen`) or the candidate's footprint or relaunch cost changes.
     /// The cache replay then keeps its candidates in a `KineticTournament` (debug builds check it against
-    /// `selectVictim`). nil, the default: the replay scans.
+    /// `selectVictim`). nil, the default: the replay scans. The full engine always scans for these policies: its kill
+    /// scopes take the minimum over a subset (idle band, idle long enough), which a tournament cannot answer without
+    /// visiting the refused, and `cost`'s footprint changes at every growth, compression or purge of a suspended app.
     func decayingScore(_ candidate: KillCandidate) -> DecayingScore?
 }
 
