@@ -174,7 +174,7 @@ struct PolicyReplayCell<Policy: EvictionPolicy>: ReplayCell {
     let policyName: String
 }
 
-// The built-ins with a ranking key, as concrete types: a witness of a concrete type is compiled for it, so these
+// The built-ins with a ranking key or a decaying score, as concrete types: a witness of a concrete type is compiled for it, so these
 // cells run a loop specialised for their policy (the replay's code is inlinable).
 struct LRUReplayCell: ReplayCell {
     var cache: CacheReplay<LRUPolicy>
@@ -191,6 +191,16 @@ struct XNUReplayCell: ReplayCell {
     let policyName: String
 }
 
+struct LFUReplayCell: ReplayCell {
+    var cache: CacheReplay<LFUPolicy>
+    let policyName: String
+}
+
+struct CostReplayCell: ReplayCell {
+    var cache: CacheReplay<CostPolicy>
+    let policyName: String
+}
+
 /// A cell for `policy` at `capacity` bytes.
 func makeCell(_ policy: any EvictionPolicy, capacity: Int) -> any ReplayCell {
     let name = policy.descriptor.displayName
@@ -198,6 +208,8 @@ func makeCell(_ policy: any EvictionPolicy, capacity: Int) -> any ReplayCell {
     case let p as LRUPolicy: return LRUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
     case let p as FIFOPolicy: return FIFOReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
     case let p as XNUPolicy: return XNUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as LFUPolicy: return LFUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as CostPolicy: return CostReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
     default:
         func cell<P: EvictionPolicy>(_ p: P) -> any ReplayCell { PolicyReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name) }
         return cell(policy)

@@ -87,6 +87,25 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // lfu and cost on the same requests, ten per second (decay matters: 1 M requests span 28 h, over one half-life):
+    // their candidates live in a KineticTournament. Counts exact and gated exactly, as above.
+    Benchmark("CacheReplay-lfu-1M-requests",
+              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10, thresholds: exactCount)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: LFUPolicy())
+            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k / 10 * 1_000_000) }
+            blackHole(cache.counters.misses)
+        }
+    }
+    Benchmark("CacheReplay-cost-1M-requests",
+              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10, thresholds: exactCount)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: CostPolicy())
+            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k / 10 * 1_000_000) }
+            blackHole(cache.counters.misses)
+        }
+    }
+
     // Ranking cost of every built-in policy: one decision among 100 candidates.
     let candidates = (0..<100).map { k in
         KillCandidate(app: Int32(k), state: k % 7 == 0 ? .background : .suspended, priorityClass: k % 7 == 0 ? .backgroundWork : .idle,

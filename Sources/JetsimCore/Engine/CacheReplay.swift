@@ -46,9 +46,11 @@ struct CachedObject {
 /// evictions for every built-in policy but `oracle`).
 ///
 /// Like `Simulator`, this driver owns every byte of accounting and the policy only ranks: through its
-/// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), otherwise
-/// by `selectVictim` over every resident object but the one requested. Candidates carry exactly what the full
-/// engine shows on a cache device: suspended, idle band, sequences and times of use, launch and band entry.
+/// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), through its
+/// `decayingScore` when it has one (`lfu`, `cost`: kept in a `KineticTournament`, O(log n) a request and an eviction,
+/// the scan's victims exactly), otherwise by `selectVictim` over every resident object but the one requested.
+/// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
+/// of use, launch and band entry.
 ///
 /// Invariant: `usedBytes` is the sum of the sizes of resident objects and never exceeds `capacityBytes`.
 public struct CacheReplay<Policy: EvictionPolicy> {
@@ -60,9 +62,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var objects: [CachedObject] = []
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
+    /// Resident objects but the current one, by decaying score (policies with one; nil otherwise, so that other
+    /// replays allocate nothing for it).
+    @usableFromInline var scored: KineticTournament?
     /// Resident objects in the full engine's order (policies that scan).
     @usableFromInline var resident = ResidentSet(count: 0)
     @usableFromInline let keyed: Bool
+    @usableFromInline let decaying: Bool
     @usableFromInline let idleBand: Int
     @usableFromInline let relaunchCostMillis: Int
     /// The object requested last (the engine's foreground app), or -1.
@@ -80,6 +86,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         self._policy = policy
         self.relaunchCostMillis = relaunchCostMillis
         keyed = _policy.hasRankingKey
+        decaying = !keyed && _policy.hasDecayingScore
+        if decaying { scored = KineticTournament() }
         idleBand = _policy.band(for: .idle)
     }
 
@@ -89,6 +97,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     public mutating func request(_ object: Int32, size: Int, time: Int) {
         let o = Int(object)
         ranked.makeUnique()   // a copied replay stays a snapshot (these are written in place)
+        scored?.makeUnique()
         resident.makeUnique()
         if o >= objects.count { grow(to: o + 1) }
         _counters.requests += 1
@@ -115,7 +124,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
             _counters.hits += 1
-            if keyed { ranked.remove(object) }
+            if keyed { ranked.remove(object) } else if decaying { scored?.remove(object, at: time) }
             return
         }
         _counters.misses += 1
@@ -125,11 +134,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         launchSequence &+= 1
         // The engine's resident set takes the app as it launches, before the kills that make room (its order
         // decides ties and random draws).
-        if !keyed { resident.insert(o) }
+        if scans { resident.insert(o) }
         guard size <= capacityBytes, makeRoom(for: size, at: time) else {
             _counters.notAdmitted += 1   // the engine kills it at once: no foreground app is left
             current = -1
-            if !keyed { resident.remove(o) }
+            if scans { resident.remove(o) }
             return
         }
         objects[o].resident = true
@@ -138,8 +147,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     @inlinable mutating func grow(to n: Int) {
         objects.append(contentsOf: repeatElement(CachedObject(), count: n - objects.count))
-        if keyed { ranked.grow(to: n) } else { resident.grow(to: n) }
+        if keyed { ranked.grow(to: n) } else if decaying { scored?.grow(to: n) } else { resident.grow(to: n) }
     }
+
+    /// Whether evictions scan every resident object (the policy has neither a key nor a decaying score).
+    @inlinable var scans: Bool { !keyed && !decaying }
 
     /// The current object leaves the foreground: it becomes a suspended, idle-band candidate.
     @inlinable mutating func leave(_ object: Int32, at time: Int) {
@@ -148,7 +160,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         guard objects[o].resident else { return }
         objects[o].bandEntrySequence = entrySequence
         entrySequence &+= 1
-        if keyed, let key = _policy.rankingKey(rankingInputs(o)) { ranked.insert(object, key: key) }
+        if keyed, let key = _policy.rankingKey(rankingInputs(o)) {
+            ranked.insert(object, key: key)
+        } else if decaying, let score = _policy.decayingScore(candidate(o)) {
+            scored?.insert(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+        }
     }
 
     /// Evicts until `size` more bytes fit; false when the policy refuses every candidate.
@@ -159,6 +175,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 guard ranked.head >= 0 else { return false }
                 victim = Int(ranked.head)
                 ranked.remove(ranked.head)
+            } else if decaying {
+                guard let first = scored?.first(at: time) else { return false }
+                _checkScoredVictim(first, at: time)
+                victim = Int(first)
+                scored?.remove(first, at: time)
             } else {
                 candidates.removeAll(keepingCapacity: true)
                 for app in resident.members where app != current { candidates.append(candidate(Int(app))) }
@@ -175,6 +196,18 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             if !_counters.byteTotalsOverflowed { _counters.evictedBytes += objects[victim].size }   // ≤ missed bytes
         }
         return true
+    }
+
+    /// Debug builds: the tournament's victim is the one the policy's scan picks among the same candidates.
+    @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
+        #if DEBUG
+        let members = scored?.members() ?? []
+        var policy = _policy
+        let candidates = members.map { candidate(Int($0)) }
+        let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)
+        let k = policy.selectVictim(among: candidates, context: context)
+        precondition(k.map { candidates[$0].app } == victim, "CacheReplay: the tournament picks \(victim), the scan \(k.map { candidates[$0].app } ?? -1)")
+        #endif
     }
 
     /// What a ranking key is built from for a suspended object: the part of `candidate(_:)` a key may see.

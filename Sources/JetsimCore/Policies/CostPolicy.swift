@@ -48,4 +48,9 @@ public struct CostPolicy: EvictionPolicy {
         }
         return best
     }
+
+    /// `value(_:at:)` as a function of time: the same operations in the same order (`(f + 1) · cost / footprint^alpha`).
+    public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
+        frequency.score(c.app, offset: 1, numerator: Double(c.relaunchCostMillis), divisor: pow(Double(max(c.footprintBytes, 1)), alpha))
+    }
 }

@@ -1,26 +1,39 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Per-app use counts that decay exponentially with a half-life: each open adds 1, and a count halves every
 /// `halfLifeMicros`. Ranking data only (accounting never sees it), so Double is fine and deterministic.
+///
+/// Stored densely by app id (ids are dense in both drivers): `counts[app]` is the count as of `updated[app]`, the
+/// time of the app's last open; 0 for an app never opened (a recorded count is at least 1).
 struct DecayedFrequency: Sendable {
     let halfLifeMicros: Double
-    private var value: [Int32: Double] = [:]
-    private var updated: [Int32: Int] = [:]
+    private var counts: [Double] = []
+    private var updated: [Int] = []
 
     init(halfLifeMicros: Double) { self.halfLifeMicros = halfLifeMicros }
 
     mutating func record(_ app: Int32, at time: Int) {
-        value[app] = self.value(app, at: time) + 1
-        updated[app] = time
+        let v = value(app, at: time) + 1
+        let i = Int(app)
+        if i >= counts.count {
+            counts.append(contentsOf: repeatElement(0, count: i + 1 - counts.count))
+            updated.append(contentsOf: repeatElement(0, count: i + 1 - updated.count))
+        }
+        counts[i] = v
+        updated[i] = time
     }
 
     /// The decayed count at `time`.
-    func value(_ app: Int32, at time: Int) -> Double {
-        guard let v = value[app], let t = updated[app] else { return 0 }
-        return v * exp2(-Double(time - t) / halfLifeMicros)
+    func value(_ app: Int32, at time: Int) -> Double { score(app).decayedCount(at: time) }
+
+    /// The count as of the app's last open and that open's time; (0, 0) if never opened.
+    func state(_ app: Int32) -> (count: Double, since: Int) {
+        let i = Int(app)
+        guard i >= 0 && i < counts.count else { return (0, 0) }
+        return (counts[i], updated[i])
+    }
+
+    /// The app's count as a function of time, weighted: what `lfu` and `cost` rank.
+    func score(_ app: Int32, offset: Double = 0, numerator: Double = 1, divisor: Double = 1) -> DecayingScore {
+        let (v, t) = state(app)
+        return DecayingScore(count: v, since: t, halfLifeMicros: halfLifeMicros, offset: offset, numerator: numerator, divisor: divisor)
     }
 }

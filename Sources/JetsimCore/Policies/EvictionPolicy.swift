@@ -22,14 +22,28 @@ public protocol EvictionPolicy: Sendable {
     /// keeps candidates in an index instead of scanning every resident app at each kill (debug builds check both
     /// agree). nil, the default: the engine scans and asks `selectVictim`.
     func rankingKey(_ inputs: RankingInputs) -> RankingKey?
+
+    /// For a policy that kills the candidate of smallest decaying score first, ties to the smallest
+    /// `lastUseSequence` (`lfu`, `cost`): the candidate's score as a function of time. `selectVictim` must pick
+    /// exactly that candidate, comparing `value(at: context.now)` as doubles; the score may change only when the
+    /// policy is told of an open of that app (`didOpen`) or the candidate's footprint or relaunch cost changes.
+    /// The cache replay then keeps its candidates in a `KineticTournament` (debug builds check it against
+    /// `selectVictim`). nil, the default: the replay scans. The full engine always scans for these policies: its kill
+    /// scopes take the minimum over a subset (idle band, idle long enough), which a tournament cannot answer without
+    /// visiting the refused, and `cost`'s footprint changes at every growth, compression or purge of a suspended app.
+    func decayingScore(_ candidate: KillCandidate) -> DecayingScore?
 }
 
 extension EvictionPolicy {
     public mutating func didOpen(_ app: Int32, at time: Int) {}
     public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { nil }
+    public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { nil }
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }
+
+    /// Whether the policy ranks by a decaying score (`decayingScore`), so the cache replay can index its candidates.
+    public var hasDecayingScore: Bool { decayingScore(KillCandidate(app: 0)) != nil }
 }
 
 /// The part of a `KillCandidate` a ranking key may be built from. A key that sees only these can change only when

@@ -32,4 +32,7 @@ public struct LFUPolicy: EvictionPolicy {
         }
         return best
     }
+
+    /// The decayed use count itself (`value(at:)` is `frequency.value` bit for bit: `(f + 0) · 1 / 1`).
+    public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { frequency.score(candidate.app) }
 }

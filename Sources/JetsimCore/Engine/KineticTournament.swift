@@ -1,0 +1,366 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Kill candidates ranked by a score that decays with time (`DecayingScore`: `lfu`, `cost`), smallest first, ties to
+/// the smallest sequence (`lastUseSequence`) — exactly the victim the policy's scan picks at the same time, in
+/// O(log n) per insert, removal or query instead of O(n) per query.
+///
+/// A kinetic tournament: a complete binary tree over slots, each leaf a candidate (or empty), each inner node the
+/// winner of the duel of its children's winners at the current time, and the earliest time (`melt`) at which a duel
+/// in its subtree may turn out otherwise. Time only moves forward (a step back rebuilds the tree); moving it visits
+/// only subtrees whose melt has come. Scores change with time — `cost`'s `(f + 1) · w` lines cross as counts decay —
+/// so a duel's result holds only until its certificate expires.
+///
+/// Exactness. The scan compares doubles, and doubles round: two candidates whose true scores are within a few
+/// units in the last place may compare either way, and differently at different times. So a duel is decided in two
+/// ways. (1) In the *real model* — score = intercept + slope · 2^(−(now − base)/halfLife), per candidate, computed
+/// once — when both scores lie in the range where the policy's doubles are within 2^-40 of the true value (`precise`:
+/// exp2 and every intermediate normal, or the score already constant) and differ by more than `2ε` (ε = 2^-32,
+/// some 10^3 times the rounding error): then the doubles compare the same way, and the certificate is the time the
+/// model says the gap falls to ε (lines cross at most once), or a candidate leaves its precise range. (2) Otherwise
+/// (a near tie, or a score in the underflow range of exp2) by evaluating the policy's doubles (`DecayingScore.value`)
+/// at the current time and the sequence; such a result is certified only where it provably holds for ever
+/// (identical scores: a tie by sequence; two constant scores; equal weights with the counts far apart and the
+/// sequence agreeing) and otherwise until the next time step, when the duel is evaluated again. Near ties between
+/// different scores are rare (`KineticTournamentTests` builds them on purpose), so the index stays logarithmic.
+///
+/// Storage is dense: entries by slot, slots by candidate id, in `UncheckedArray`s (the owning driver calls
+/// `makeUnique()` at each public mutating entry); nothing is allocated per operation but when the tree grows.
+///
+/// Invariants: every member has exactly one slot and its leaf holds it; every inner node's `winner` is the better of
+/// its children's winners at `now` and its `melt` > `now` is at most its children's melts and its own duel's
+/// certificate; a free slot's leaf is empty. Debug builds check the tree against a scan of its members when small.
+@usableFromInline
+struct KineticTournament {
+    /// A candidate: the real model of its score, its tie-break and its score (what most duels read comes first).
+    @usableFromInline
+    struct Entry: BitwiseCopyable {
+        /// Real model: score = `intercept + slope · decay(now)` where `decay` is 2^(−(now − base)/halfLife).
+        @usableFromInline var intercept: Double
+        @usableFromInline var slope: Double
+        @usableFromInline var constantFrom: Int
+        /// Before this time the policy's double is within 2^-40 of the model (exp2 and the intermediates normal).
+        @usableFromInline var preciseUntil: Int
+        /// The policy's double from `constantFrom` on (it no longer changes: the decayed count has vanished into the
+        /// offset, or exp2 has underflowed to 0).
+        @usableFromInline var constantValue: Double
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var id: Int32
+        @usableFromInline var score: DecayingScore
+
+        @inlinable
+        init(score: DecayingScore, sequence: UInt64, id: Int32, intercept: Double, slope: Double, constantValue: Double,
+             constantFrom: Int, preciseUntil: Int) {
+            self.score = score
+            self.sequence = sequence
+            self.id = id
+            self.intercept = intercept
+            self.slope = slope
+            self.constantValue = constantValue
+            self.constantFrom = constantFrom
+            self.preciseUntil = preciseUntil
+        }
+    }
+
+    @usableFromInline
+    struct Node: BitwiseCopyable {
+        @usableFromInline var melt = Int.max
+        /// The slot that wins the subtree, or -1 when it is empty.
+        @usableFromInline var winner: Int32 = -1
+        @inlinable init() {}
+    }
+
+    /// Relative gap beyond which the real model decides a duel (model and doubles are within 2^-40 of the truth).
+    @usableFromInline static let epsilon = 0x1p-32
+    /// Decay steps between rebases of the model's time origin (keeps 2^((since − base)/halfLife) within range).
+    @usableFromInline static let rebaseHalfLives = 64.0
+
+    @usableFromInline var entries = UncheckedArray<Entry>(capacity: 0)
+    /// Slot of each candidate id, -1 for none.
+    @usableFromInline var slotOf = UncheckedArray<Int32>(capacity: 0)
+    @usableFromInline var freeSlots = UncheckedArray<Int32>(capacity: 0)
+    /// Nodes 1..<2·leaves; node k's children are 2k and 2k + 1; slot s's leaf is `leaves + s`.
+    @usableFromInline var nodes = UncheckedArray<Node>(repeating: Node(), count: 2)
+    @usableFromInline var leaves = 1
+    @usableFromInline var count = 0
+    @usableFromInline var now = Int.min
+    @usableFromInline var base = 0
+    @usableFromInline var halfLife = 1.0
+    /// 2^(−(now − base)/halfLife).
+    @usableFromInline var decay = 1.0
+
+    @inlinable init() {}
+
+    /// Makes room for candidate ids below `n`.
+    @inlinable mutating func grow(to n: Int) {
+        slotOf.reserve(n)
+        while slotOf.count < n { slotOf.append(-1) }
+    }
+
+    /// Copies shared storage: called at every public mutating entry of the driver that owns the tournament.
+    @inlinable @inline(__always)
+    mutating func makeUnique() {
+        entries.makeUnique()
+        slotOf.makeUnique()
+        freeSlots.makeUnique()
+        nodes.makeUnique()
+    }
+
+    @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] >= 0 }
+
+    /// The best candidate at `time` (not removed), or nil when there is none.
+    @inlinable mutating func first(at time: Int) -> Int32? {
+        advance(to: time)
+        let w = nodes[1].winner
+        return w >= 0 ? entries[Int(w)].id : nil
+    }
+
+    /// Adds `id` (not a member) with its score and tie-break, at `time`.
+    @inlinable mutating func insert(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        if count == 0 { halfLife = score.halfLifeMicros }
+        assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
+        advance(to: time)
+        if freeSlots.count == 0 { growSlots() }
+        let slot = Int(freeSlots.removeLast())
+        entries[slot] = Self.entry(id, score: score, sequence: sequence, base: base)
+        slotOf[Int(id)] = Int32(slot)
+        count += 1
+        nodes[leaves + slot].winner = Int32(slot)
+        replay(from: (leaves + slot) >> 1)
+        _checkInvariants()
+    }
+
+    /// Takes `id` (a member) out, at `time`.
+    @inlinable mutating func remove(_ id: Int32, at time: Int) {
+        advance(to: time)
+        let slot = Int(slotOf[Int(id)])
+        slotOf[Int(id)] = -1
+        count -= 1
+        freeSlots.append(Int32(slot))
+        nodes[leaves + slot].winner = -1
+        replay(from: (leaves + slot) >> 1)
+        _checkInvariants()
+    }
+
+    /// Every member's id (debug checks: the scan the tournament must agree with).
+    @usableFromInline func members() -> [Int32] { entries.indices.filter { nodes[leaves + $0].winner >= 0 }.map { entries[$0].id } }
+
+    // MARK: Time
+
+    /// Moves the current time to `time`, replaying every duel whose certificate has expired.
+    @inlinable mutating func advance(to time: Int) {
+        if time != now {
+            if count == 0 {
+                base = time
+            } else if time < now || Double(time - base) > Self.rebaseHalfLives * halfLife {
+                rebase(to: time)
+                if time < now {   // certificates hold forward only: decide every duel again
+                    now = time
+                    for k in stride(from: leaves - 1, through: 1, by: -1) { duel(k) }
+                    return
+                }
+            }
+            now = time
+            decay = exp2(-Double(now - base) / halfLife)
+        }
+        if nodes[1].melt <= now { refresh(1) }
+    }
+
+    /// Replays the expired duels below `node` (whose melt has come), children first.
+    @inlinable mutating func refresh(_ node: Int) {
+        let left = 2 * node
+        if left < leaves {
+            if nodes[left].melt <= now { refresh(left) }
+            if nodes[left + 1].melt <= now { refresh(left + 1) }
+        }
+        duel(node)
+    }
+
+    /// Replays the duels from `node` up to the root (a leaf below changed), up to the first node whose winner and
+    /// melt come out as they were: a node depends only on its children (all certified at `now`), so nothing above
+    /// it changes either. An inserted candidate that loses its first duels, or a removed one that won none, stops
+    /// the walk within a few levels.
+    @inlinable mutating func replay(from node: Int) {
+        var k = node
+        while k >= 1 {
+            let before = nodes[k]
+            duel(k)
+            if nodes[k].winner == before.winner && nodes[k].melt == before.melt { return }
+            k >>= 1
+        }
+    }
+
+    /// Moves the model's time origin to `time` (slopes recomputed from each score).
+    @usableFromInline mutating func rebase(to time: Int) {
+        base = time
+        decay = 1
+        for s in entries.indices where nodes[leaves + s].winner >= 0 {
+            entries[s].slope = Self.slope(entries[s].score, base: base)
+        }
+    }
+
+    @inlinable static func slope(_ s: DecayingScore, base: Int) -> Double {
+        s.count * exp2(Double(s.since - base) / s.halfLifeMicros) * (s.numerator / s.divisor)
+    }
+
+    /// Doubles the slots (and the tree), deciding every duel again.
+    @usableFromInline mutating func growSlots() {
+        let old = leaves, used = entries.count   // `used` slots exist (0 before the first growth, `leaves` after)
+        let grown = max(2 * leaves, 64)
+        entries.reserve(grown)
+        let empty = Entry(score: DecayingScore(count: 0, since: 0, halfLifeMicros: 1), sequence: 0, id: -1, intercept: 0, slope: 0,
+                          constantValue: 0, constantFrom: Int.min, preciseUntil: Int.max)
+        while entries.count < grown { entries.append(empty) }
+        let before = nodes
+        nodes = UncheckedArray<Node>(repeating: Node(), count: 2 * grown)
+        for s in 0..<old { nodes[grown + s].winner = before[old + s].winner }
+        leaves = grown
+        freeSlots.reserve(grown)
+        for s in stride(from: grown - 1, through: used, by: -1) { freeSlots.append(Int32(s)) }
+        for k in stride(from: grown - 1, through: 1, by: -1) { duel(k) }
+    }
+
+    // MARK: Duels
+
+    /// A candidate's entry: its score's model and ranges.
+    @inlinable static func entry(_ id: Int32, score s: DecayingScore, sequence: UInt64, base: Int) -> Entry {
+        let weight = s.numerator / s.divisor
+        let constantValue = (0 + s.offset) * s.numerator / s.divisor
+        var e = Entry(score: s, sequence: sequence, id: id, intercept: s.offset * weight, slope: Self.slope(s, base: base),
+                      constantValue: constantValue, constantFrom: Int.max, preciseUntil: Int.min)
+        let h = s.halfLifeMicros
+        if s.count == 0 || s.numerator == 0 {
+            e.constantFrom = Int.min   // the double is `constantValue` at every time
+            e.preciseUntil = Int.max
+            e.slope = 0
+            return e
+        }
+        // Outside these the doubles may overflow, or lose precision without exp2 underflowing: every duel evaluated.
+        let top = log2(s.count + s.offset) + log2(s.numerator) + max(0, -log2(s.divisor))   // the largest value along the way
+        guard s.count > 0, s.numerator > 0, s.offset >= 0, s.divisor > 0, h > 0, top < 900 else { return e }
+        let lc = log2(s.count), ln = log2(s.numerator), ld = log2(s.divisor)
+        if s.offset > 0 {
+            // The count adds nothing to the offset once below offset · 2^-54 (half an ulp is at least offset · 2^-53).
+            e.constantFrom = Self.time(s.since, plus: h * (lc - log2(s.offset) + 56), roundingUp: true)
+            let low = log2(s.offset) + ln + min(0, -ld)   // the smallest value along the way (at the offset)
+            e.preciseUntil = low < -900 ? Int.min : Self.time(s.since, plus: h * 998, roundingUp: false)
+        } else {
+            // exp2 is 0 from 2^-1078 on (below half the least subnormal), and so is the score.
+            e.constantFrom = Self.time(s.since, plus: h * 1078, roundingUp: true)
+            let x = 998 + min(0, lc, lc + ln, lc + ln - ld)   // exp2, the count and the score stay normal (> 2^-1000)
+            e.preciseUntil = Self.time(s.since, plus: h * x, roundingUp: false)
+        }
+        return e
+    }
+
+    /// `since + micros`, saturating, rounded down or up.
+    @inlinable static func time(_ since: Int, plus micros: Double, roundingUp: Bool) -> Int {
+        let m = roundingUp ? micros.rounded(.up) : micros.rounded(.down)
+        if !(m < 9.0e18) { return Int.max }
+        if !(m > -9.0e18) { return Int.min }
+        let (t, overflow) = since.addingReportingOverflow(Int(m))
+        return overflow ? (m > 0 ? Int.max : Int.min) : t
+    }
+
+    /// Decides node `k`'s duel at `now` from its children's winners.
+    @inlinable mutating func duel(_ k: Int) {
+        let left = nodes[2 * k], right = nodes[2 * k + 1]
+        let melt = min(left.melt, right.melt)
+        if left.winner < 0 || right.winner < 0 {
+            nodes[k] = Node(winner: left.winner < 0 ? right.winner : left.winner, melt: melt)
+            return
+        }
+        let (winner, until) = duel(Int(left.winner), Int(right.winner))
+        nodes[k] = Node(winner: Int32(winner), melt: min(melt, until))
+    }
+
+    /// The better of slots `a` and `b` at `now`, and until when that holds at least. (Always inlined, as the two
+    /// below: called from a mutating method, a non-inlined one would receive a copy of the whole tournament.)
+    @inlinable @inline(__always) func duel(_ a: Int, _ b: Int) -> (winner: Int, until: Int) {
+        let ea = entries[a], eb = entries[b]
+        let constantA = now >= ea.constantFrom, constantB = now >= eb.constantFrom
+        if (constantA || now < ea.preciseUntil) && (constantB || now < eb.preciseUntil) {
+            let sa = constantA ? ea.constantValue : ea.intercept + ea.slope * decay
+            let sb = constantB ? eb.constantValue : eb.intercept + eb.slope * decay
+            if abs(sa - sb) > 2 * Self.epsilon * (sa + sb) {   // (never for identical scores)
+                let aWins = sa < sb
+                let (ew, el) = aWins ? (ea, eb) : (eb, ea)
+                let until = certified(ew, constantW: aWins ? constantA : constantB, el, constantL: aWins ? constantB : constantA)
+                return (aWins ? a : b, min(until, ew.preciseEnd(now), el.preciseEnd(now)))
+            }
+            if ea.score == eb.score { return (ea.sequence < eb.sequence ? a : b, Int.max) }   // equal doubles at every time
+            let w = exactWinner(a, b)
+            let (ew, el) = w == a ? (ea, eb) : (eb, ea)
+            if constantA && constantB { return (w, Int.max) }
+            // Equal weights (numerator ≥ 0 here), counts far apart, the smaller count also the smaller sequence: the
+            // smaller count's doubles never exceed the other's (rounding is monotone), and a tie goes its way too. (A
+            // constant winner's double is the least its weight allows: `offset` · weight.)
+            let constantW = w == a ? constantA : constantB, constantL = w == a ? constantB : constantA
+            if !constantL && ew.score.offset == el.score.offset && ew.score.numerator == el.score.numerator
+                && ew.score.divisor == el.score.divisor && ew.sequence < el.sequence
+                && (constantW || ew.slope < el.slope * (1 - 2 * Self.epsilon)) {
+                return (w, constantW ? Int.max : min(ew.preciseEnd(now), el.preciseEnd(now)))
+            }
+            return (w, now + 1)
+        }
+        if ea.score == eb.score { return (ea.sequence < eb.sequence ? a : b, Int.max) }
+        return (exactWinner(a, b), constantA && constantB ? Int.max : now + 1)
+    }
+
+    /// Until when the model's gap between the winner and the loser stays above ε (the scores are lines in
+    /// `decay`, which only falls: they cross at most once).
+    @inlinable @inline(__always) func certified(_ w: Entry, constantW: Bool, _ l: Entry, constantL: Bool) -> Int {
+        let e = Self.epsilon
+        let iw = constantW ? w.constantValue : w.intercept, mw = constantW ? 0 : w.slope
+        let il = constantL ? l.constantValue : l.intercept, ml = constantL ? 0 : l.slope
+        let p = il * (1 - e) - iw * (1 + e)   // the gap's margin as decay → 0
+        if p >= 0 { return Int.max }
+        let q = ml * (1 - e) - mw * (1 + e)   // > -p / decay > 0: the margin is positive now
+        let micros = halfLife * log2(q * decay / -p)
+        guard micros.isFinite else { return micros > 0 ? Int.max : now + 1 }
+        return max(now + 1, Self.time(now, plus: micros, roundingUp: false))
+    }
+
+    /// The scan's choice between slots `a` and `b` at `now`: the smaller double, then the smaller sequence.
+    @inlinable @inline(__always) func exactWinner(_ a: Int, _ b: Int) -> Int {
+        let fa = entries[a].score.value(at: now), fb = entries[b].score.value(at: now)
+        return fa < fb || (fa == fb && entries[a].sequence < entries[b].sequence) ? a : b
+    }
+
+    /// Debug builds, small trees: every node's winner is what a scan of its subtree picks now, and no melt has come.
+    @inlinable func _checkInvariants() {
+        #if DEBUG
+        guard leaves <= 64 else { return }
+        precondition(freeSlots.count + count == leaves || (leaves == 1 && count == 0), "KineticTournament: \(count) members, \(freeSlots.count) free of \(leaves)")
+        var value = [Double](repeating: 0, count: leaves)
+        var best = [Int](repeating: -1, count: 2 * leaves)   // the scan's pick in each subtree
+        for s in 0..<leaves where nodes[leaves + s].winner >= 0 {
+            precondition(nodes[leaves + s].winner == Int32(s) && slotOf[Int(entries[s].id)] == Int32(s), "KineticTournament: slot \(s) misfiled")
+            value[s] = entries[s].score.value(at: now)
+            best[leaves + s] = s
+        }
+        for k in stride(from: leaves - 1, through: 1, by: -1) {
+            let a = best[2 * k], b = best[2 * k + 1]
+            best[k] = a < 0 ? b : b < 0 ? a
+                : value[a] < value[b] || (value[a] == value[b] && entries[a].sequence < entries[b].sequence) ? a : b
+            precondition(Int(nodes[k].winner) == best[k], "KineticTournament: node \(k) holds \(nodes[k].winner), a scan picks \(best[k]) at \(now)")
+            precondition(nodes[k].melt > now, "KineticTournament: node \(k)'s certificate expired at \(nodes[k].melt), now \(now)")
+        }
+        #endif
+    }
+}
+
+extension KineticTournament.Entry {
+    /// When the model stops being a faithful stand-in for the doubles: never once the score is constant.
+    @inlinable func preciseEnd(_ now: Int) -> Int { now >= constantFrom ? Int.max : preciseUntil }
+}
+
+extension KineticTournament.Node {
+    @inlinable init(winner: Int32, melt: Int) {
+        self.melt = melt
+        self.winner = winner
+    }
+}

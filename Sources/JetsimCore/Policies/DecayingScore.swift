@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One candidate's victim score as a function of time, for the policies that kill the smallest decaying score first
+/// (`lfu`, `cost`): `(count · 2^(−(now − since) / halfLife) + offset) · numerator / divisor`, where `count` is the
+/// app's decayed use count as of its last use at `since` (`DecayedFrequency`), `offset` 0 (`lfu`) or 1 (`cost`: a
+/// never-used app still costs its launch), `numerator` / `divisor` a per-candidate weight (`cost`: relaunch
+/// milliseconds over footprint^alpha; `lfu`: 1 / 1).
+///
+/// `value(at:)` is the policy's own arithmetic, operation for operation in the same order (the scan in
+/// `selectVictim` computes exactly these doubles), so an index that evaluates it picks exactly the scan's victim.
+/// For `lfu`, `(f + 0) · 1 / 1` is `f` bit for bit.
+///
+/// Invariants: `count` ≥ 0 and finite, `offset` is 0 or 1, `numerator` ≥ 0 and `divisor` > 0 finite,
+/// `halfLifeMicros` > 0 (`DecayedFrequency`'s).
+public struct DecayingScore: Sendable, Equatable, BitwiseCopyable {
+    public var count: Double
+    public var since: Int
+    public var halfLifeMicros: Double
+    public var offset: Double
+    public var numerator: Double
+    public var divisor: Double
+
+    @inlinable
+    public init(count: Double, since: Int, halfLifeMicros: Double, offset: Double = 0, numerator: Double = 1, divisor: Double = 1) {
+        self.count = count
+        self.since = since
+        self.halfLifeMicros = halfLifeMicros
+        self.offset = offset
+        self.numerator = numerator
+        self.divisor = divisor
+    }
+
+    /// The decayed count at `time` (≥ `since`); 0 for an app never opened (`DecayedFrequency.value`).
+    @inlinable
+    public func decayedCount(at time: Int) -> Double { count == 0 ? 0 : count * exp2(-Double(time - since) / halfLifeMicros) }
+
+    /// The score at `time`, as the policy's scan computes it.
+    @inlinable
+    public func value(at time: Int) -> Double { (decayedCount(at: time) + offset) * numerator / divisor }
+}

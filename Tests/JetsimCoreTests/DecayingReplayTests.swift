@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import JetsimCore
+
+/// `lfu` and `cost` in the cache replay run on a `KineticTournament`; before issue 19 they scanned every cached
+/// object at each eviction. These replay random traces both ways — the indexed policies against verbatim copies of
+/// the policies as they were (dictionary counts, the scan) — and require the same victims at every request.
+@Suite struct DecayingReplayTests {
+    /// Request times: ties, none at all, and jumps of thousands of half-lives (through exp2's underflow).
+    enum Clock: CaseIterable { case tenPerSecond, frozen, jumps }
+
+    static func times(_ clock: Clock, count: Int, halfLifeMicros: Double, seed: UInt64) -> [Int] {
+        var random = SplitMix64(seed: seed)
+        var t = 0
+        return (0..<count).map { k in
+            switch clock {
+            case .tenPerSecond: return k / 10 * 1_000_000
+            case .frozen: return 0
+            case .jumps:
+                switch random.below(10) {
+                case 0..<6: break
+                case 6..<8: t += Int(random.below(UInt64(halfLifeMicros / 4) + 1))
+                case 8: t += Int(halfLifeMicros) * Int(random.below(8))
+                default: t += Int(halfLifeMicros) * Int(random.below(1500))
+                }
+                return t
+            }
+        }
+    }
+
+    /// Replays `reqs` through both and compares counters and the cached set after every request.
+    func sameVictims<P: EvictionPolicy, R: EvictionPolicy>(_ indexed: P, _ reference: R, _ reqs: [CacheEquivalenceTests.Request], times: [Int],
+                                                           capacity: Int, _ label: String) {
+        var fast = CacheReplay(capacityBytes: capacity, policy: indexed)
+        var slow = CacheReplay(capacityBytes: capacity, policy: reference)
+        #expect(fast.decaying && !slow.decaying && slow.scans, "\(label)")
+        for (k, r) in reqs.enumerated() {
+            fast.request(Int32(r.object), size: r.size, time: times[k])
+            slow.request(Int32(r.object), size: r.size, time: times[k])
+            let same = fast.counters == slow.counters && fast.objects.map(\.resident) == slow.objects.map(\.resident)
+            #expect(same, "\(label): request \(k)")
+            if !same { return }
+        }
+        #expect(fast.counters.evictions > 100, "\(label): too few evictions to tell")
+    }
+
+    @Test(arguments: Clock.allCases)
+    func lfuEvictsAsTheScanDid(clock: Clock) {
+        for (hours, seed) in [(24.0, 1), (0.001, 2), (1, 3)] {
+            for capacity in [20_000, 150_000] {
+                let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(seed * 100 + capacity), capacity: capacity)
+                let times = Self.times(clock, count: reqs.count, halfLifeMicros: hours * 3600e6, seed: UInt64(seed))
+                sameVictims(LFUPolicy(halfLifeHours: hours), LegacyLFUPolicy(halfLifeHours: hours), reqs, times: times, capacity: capacity,
+                            "lfu \(hours) h, \(clock), \(capacity) B")
+            }
+        }
+    }
+
+    @Test(arguments: Clock.allCases)
+    func costEvictsAsTheScanDid(clock: Clock) {
+        for (alpha, hours, seed) in [(1.0, 24.0, 1), (0, 0.001, 2), (0.5, 1, 3), (1, 0.001, 4)] {
+            for (capacity, equalSizes) in [(40_000, false), (40_000, true)] {
+                let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(seed * 100 + capacity), equalSizes: equalSizes,
+                                                          capacity: capacity)
+                let times = Self.times(clock, count: reqs.count, halfLifeMicros: hours * 3600e6, seed: UInt64(seed))
+                sameVictims(CostPolicy(alpha: alpha, halfLifeHours: hours), LegacyCostPolicy(alpha: alpha, halfLifeHours: hours), reqs,
+                            times: times, capacity: capacity, "cost α \(alpha) \(hours) h, \(clock), \(capacity) B\(equalSizes ? " equal sizes" : "")")
+            }
+        }
+    }
+
+    /// The score the tournament evaluates is the policy's own double, bit for bit, for any candidate at any time.
+    @Test func aDecayingScoreIsThePolicysArithmetic() {
+        var random = SplitMix64(seed: 4)
+        var lfu = LFUPolicy(halfLifeHours: 0.5), legacyLFU = LegacyLFUPolicy(halfLifeHours: 0.5)
+        var cost = CostPolicy(alpha: 0.7, halfLifeHours: 0.5), legacyCost = LegacyCostPolicy(alpha: 0.7, halfLifeHours: 0.5)
+        var t = 0
+        for _ in 0..<2000 {
+            t += Int(random.below(1_000_000_000))
+            let app = Int32(random.below(20))
+            if random.below(2) == 0 {
+                lfu.didOpen(app, at: t); legacyLFU.didOpen(app, at: t); cost.didOpen(app, at: t); legacyCost.didOpen(app, at: t)
+            }
+            let c = KillCandidate(app: Int32(random.below(25)), footprintBytes: Int(random.below(1 << 30)), relaunchCostMillis: Int(random.below(3000)))
+            let later = t + Int(random.below(10_000_000_000))
+            #expect(lfu.decayingScore(c)!.value(at: later).bitPattern == legacyLFU.frequency.value(c.app, at: later).bitPattern)
+            #expect(cost.decayingScore(c)!.value(at: later).bitPattern == legacyCost.value(c, at: later).bitPattern)
+        }
+        #expect(LFUPolicy().hasDecayingScore && CostPolicy().hasDecayingScore)
+        #expect(!LRUPolicy().hasDecayingScore && !LargestPolicy().hasDecayingScore && !LegacyLFUPolicy(halfLifeHours: 1).hasDecayingScore)
+    }
+}
+
+// Verbatim (but for names) the decaying policies before issue 19: the reference their indexed replay must equal.
+
+struct LegacyDecayedFrequency: Sendable {
+    let halfLifeMicros: Double
+    private var value: [Int32: Double] = [:]
+    private var updated: [Int32: Int] = [:]
+
+    init(halfLifeMicros: Double) { self.halfLifeMicros = halfLifeMicros }
+
+    mutating func record(_ app: Int32, at time: Int) {
+        value[app] = self.value(app, at: time) + 1
+        updated[app] = time
+    }
+
+    func value(_ app: Int32, at time: Int) -> Double {
+        guard let v = value[app], let t = updated[app] else { return 0 }
+        return v * exp2(-Double(time - t) / halfLifeMicros)
+    }
+}
+
+struct LegacyLFUPolicy: EvictionPolicy {
+    var frequency: LegacyDecayedFrequency
+    init(halfLifeHours: Double) { frequency = LegacyDecayedFrequency(halfLifeMicros: halfLifeHours * 3600e6) }
+    var descriptor: PolicyDescriptor { PolicyDescriptor(name: "legacy-lfu") }
+    func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+    mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        let f = candidates.map { frequency.value($0.app, at: context.now) }
+        var best = 0
+        for i in 1..<candidates.count where f[i] < f[best] || (f[i] == f[best] && candidates[i].lastUseSequence < candidates[best].lastUseSequence) {
+            best = i
+        }
+        return best
+    }
+}
+
+struct LegacyCostPolicy: EvictionPolicy {
+    let alpha: Double
+    var frequency: LegacyDecayedFrequency
+    init(alpha: Double, halfLifeHours: Double) {
+        self.alpha = alpha
+        frequency = LegacyDecayedFrequency(halfLifeMicros: halfLifeHours * 3600e6)
+    }
+    var descriptor: PolicyDescriptor { PolicyDescriptor(name: "legacy-cost") }
+    func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+    mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
+    func value(_ c: KillCandidate, at time: Int) -> Double {
+        (frequency.value(c.app, at: time) + 1) * Double(c.relaunchCostMillis) / pow(Double(max(c.footprintBytes, 1)), alpha)
+    }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        let v = candidates.map { value($0, at: context.now) }
+        var best = 0
+        for i in 1..<candidates.count where v[i] < v[best] || (v[i] == v[best] && candidates[i].lastUseSequence < candidates[best].lastUseSequence) {
+            best = i
+        }
+        return best
+    }
+}

@@ -1,0 +1,163 @@
+@testable import JetsimCore
+import Testing
+
+/// The index `lfu` and `cost` keep their cache-replay candidates in: always the scan's victim.
+@Suite struct KineticTournamentTests {
+    /// The scan's answer: the smallest double at `time`, then the smallest sequence.
+    static func scan(_ members: [Int32: (DecayingScore, UInt64)], at time: Int) -> Int32? {
+        var best: (Double, UInt64, Int32)?
+        for (id, (score, sequence)) in members {
+            let v = score.value(at: time)
+            if best.map({ v < $0.0 || (v == $0.0 && sequence < $0.1) }) ?? true { best = (v, sequence, id) }
+        }
+        return best?.2
+    }
+
+    /// Scores built to meet every case: equal and nearly equal scores (counts that differ in the last place, a count
+    /// of 2 against 1 one half-life later, equal weights), `cost`'s crossing lines, and time jumps through exp2's
+    /// underflow (lfu) and the counts' vanishing into the offset (cost).
+    static func randomScore(_ random: inout SplitMix64, halfLife: Double, now: Int, offset: Double) -> DecayingScore {
+        let counts = [1.0, 2, 1.5, 3, 1 + 0x1p-52, 2 - 0x1p-52, 7.25, 1e6, 0]
+        let numerators = [1.0, 250, 2000]
+        let divisors = [1.0, 3, 1024.0.squareRoot(), 50_000]
+        let h = Int(halfLife)
+        let back = [0, 1, h / 4, h / 2, h, 2 * h, Int(random.below(UInt64(3 * h)))][Int(random.below(7))]
+        return DecayingScore(count: counts[Int(random.below(UInt64(counts.count)))], since: max(0, now - back), halfLifeMicros: halfLife,
+                             offset: offset, numerator: offset == 0 && random.below(2) == 0 ? 1 : numerators[Int(random.below(3))],
+                             divisor: offset == 0 && random.below(2) == 0 ? 1 : divisors[Int(random.below(4))])
+    }
+
+    /// Random inserts, removals and queries, time moving by steps from 0 to thousands of half-lives, against a scan.
+    func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, steps: Int = 6000) {
+        var random = SplitMix64(seed: seed)
+        let ids = 48
+        var tournament = KineticTournament()
+        tournament.grow(to: ids)
+        var members: [Int32: (DecayingScore, UInt64)] = [:]
+        var time = 0, sequence: UInt64 = 0
+        let h = Int(halfLife)
+        for _ in 0..<steps {
+            switch random.below(20) {
+            case 0..<8: break   // the same time: several operations at one instant
+            case 8..<14: time += Int(random.below(UInt64(max(1, h / 8))))
+            case 14..<17: time += h / 4 * Int(random.below(4))   // exact quarter half-lives: exact ties in real numbers
+            case 17..<19: time += h * Int(random.below(40))
+            default: time += h * Int(random.below(1200))        // through exp2's underflow
+            }
+            let id = Int32(random.below(UInt64(ids)))
+            switch random.below(3) {
+            case 0:
+                if members[id] == nil {
+                    sequence += 1 + random.below(3)
+                    // Sequences mostly follow time (as last uses do), sometimes not.
+                    let s = random.below(4) == 0 ? random.below(1_000_000) : sequence * 1_000_000
+                    let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: offset)
+                    tournament.insert(id, score: score, sequence: s, at: time)
+                    members[id] = (score, s)
+                }
+            case 1:
+                if members[id] != nil {
+                    tournament.remove(id, at: time)
+                    members[id] = nil
+                }
+            default: break
+            }
+            #expect(tournament.count == members.count)
+            #expect(tournament.contains(id) == (members[id] != nil))
+            let got = tournament.first(at: time), expected = Self.scan(members, at: time)
+            #expect(got == expected, "at \(time): \(String(describing: got)) against the scan's \(String(describing: expected))")
+            if got != expected { return }
+        }
+    }
+
+    @Test(arguments: [(0.0, 3_600_000_000.0), (0.0, 1000), (1.0, 3_600_000_000.0), (1.0, 1000), (0.0, 86_400_000_000), (1.0, 86_400_000_000)])
+    func agreesWithAScanThroughInsertsRemovalsAndTime(offset: Double, halfLife: Double) {
+        for seed in 1...4 { agreesWithAScan(seed: UInt64(seed) * 31 + UInt64(halfLife) % 7, offset: offset, halfLife: halfLife) }
+    }
+
+    /// Past 64 slots the tree grows; past 64 half-lives the model's time origin moves.
+    @Test func agreesWithAScanWhileGrowingAndRebasing() {
+        var random = SplitMix64(seed: 9)
+        let halfLife = 1000.0
+        var tournament = KineticTournament()
+        tournament.grow(to: 300)
+        var members: [Int32: (DecayingScore, UInt64)] = [:]
+        var time = 0
+        for k in 0..<300 {
+            time += Int(random.below(400))
+            let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: 1)
+            tournament.insert(Int32(k), score: score, sequence: UInt64(k), at: time)
+            members[Int32(k)] = (score, UInt64(k))
+            #expect(tournament.first(at: time) == Self.scan(members, at: time))
+        }
+        while let first = tournament.first(at: time) {
+            #expect(first == Self.scan(members, at: time))
+            tournament.remove(first, at: time)
+            members[first] = nil
+            time += Int(random.below(2000))
+        }
+        #expect(members.isEmpty)
+    }
+
+    /// `cost`: a frequent object's score falls below a rarer one's as its count decays — the duel's certificate
+    /// expires and the victim changes without any insert or removal.
+    @Test func crossingScoresChangeTheVictimAsTimePasses() {
+        let h = 1_000_000.0
+        var tournament = KineticTournament()
+        tournament.grow(to: 2)
+        // (10 + 1) · 1/2 = 5.5 now, → 0.5 as the count decays; (0 + 1) · 1 = 1 at every time. Equal at count 1: 3.32 h.
+        tournament.insert(0, score: DecayingScore(count: 10, since: 0, halfLifeMicros: h, offset: 1, numerator: 1, divisor: 2), sequence: 1, at: 0)
+        tournament.insert(1, score: DecayingScore(count: 0, since: 0, halfLifeMicros: h, offset: 1), sequence: 2, at: 0)
+        #expect(tournament.first(at: 0) == 1)
+        #expect(tournament.first(at: 3_300_000) == 1)
+        #expect(tournament.first(at: 3_330_000) == 0)
+        #expect(tournament.first(at: 100_000_000) == 0)
+    }
+
+    /// `lfu` long after: exp2 underflows, every count is 0, and the tie goes to the smaller sequence — the other way
+    /// from the counts' order.
+    @Test func underflowedCountsTieAndTheSequenceDecides() {
+        let h = 1000.0
+        var tournament = KineticTournament()
+        tournament.grow(to: 2)
+        tournament.insert(0, score: DecayingScore(count: 5, since: 0, halfLifeMicros: h), sequence: 1, at: 0)
+        tournament.insert(1, score: DecayingScore(count: 1, since: 0, halfLifeMicros: h), sequence: 2, at: 0)
+        #expect(tournament.first(at: 500_000) == 1)     // 5 · 2^-500 > 2^-500
+        #expect(tournament.first(at: 1_073_000) == 1)   // subnormal, still apart
+        #expect(tournament.first(at: 1_100_000) == 0)   // both 0: the smaller sequence
+    }
+
+    /// Mathematically equal scores (a count of 2 against a count of 1 one half-life later) whose doubles differ in the
+    /// last place, one way or the other depending on the time: the tournament follows the doubles, not its model
+    /// (whose two scores, rounded once, differ at some insertion times).
+    @Test func followsTheDoublesThroughARealTie() {
+        let h = 3_600_000_000.0
+        let a = DecayingScore(count: 2, since: 0, halfLifeMicros: h), b = DecayingScore(count: 1, since: Int(h), halfLifeMicros: h)
+        var less = 0, more = 0
+        for offset in [1_234_567, 7_654_321, 99_999, 31_415_926, 2_718_281_828] {
+            var tournament = KineticTournament()
+            tournament.grow(to: 2)
+            var time = Int(h) + offset
+            tournament.insert(0, score: a, sequence: 2, at: time)
+            tournament.insert(1, score: b, sequence: 1, at: time)
+            for step in 0..<400 {
+                time += 1 + step * 7919 % 1_000_003
+                let (x, y) = (a.value(at: time), b.value(at: time))
+                if x < y { less += 1 } else if x > y { more += 1 }
+                #expect(tournament.first(at: time) == (x < y ? 0 : 1))
+            }
+        }
+        #expect(less > 0 && more > 0)   // the case is real: rounding orders the equal scores both ways
+    }
+
+    @Test func aCopyIsASnapshot() {
+        var tournament = KineticTournament()
+        tournament.grow(to: 3)
+        tournament.insert(0, score: DecayingScore(count: 2, since: 0, halfLifeMicros: 1000), sequence: 0, at: 0)
+        var copy = tournament
+        copy.makeUnique()
+        copy.insert(1, score: DecayingScore(count: 1, since: 0, halfLifeMicros: 1000), sequence: 1, at: 0)
+        #expect(tournament.first(at: 0) == 0 && !tournament.contains(1))
+        #expect(copy.first(at: 0) == 1)
+    }
+}
