@@ -57,7 +57,7 @@ public struct CacheSimCommand: ParsableCommand {
         let capacities = commaSeparated(capacity)
         guard !capacities.isEmpty else { throw ValidationError("--capacity needs at least one capacity") }
         for c in capacities where CacheCapacity(parsing: c) == nil {
-            throw ValidationError("--capacity: expected bytes, a size such as 500MB or 2GiB, or a share of the working set such as 1%, found '\(c)'")
+            throw ValidationError("--capacity: expected bytes up to 1 PiB, a size such as 500MB or 2GiB, or a share of the working set such as 1%, found '\(InputError.excerpt(c))'")
         }
         guard !commaSeparated(policy).isEmpty else { throw ValidationError("--policy needs at least one policy") }
     }
@@ -124,7 +124,7 @@ enum CacheCapacity: Equatable {
             guard let p = number.withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: 1_000_000) }), p > 0, p <= 100_000_000 else { return nil }
             self = .share(microPercent: p)
         } else {
-            guard let b = DeviceSource.parseCapacity(text), b > 0 else { return nil }
+            guard let b = DeviceSource.parseCapacity(text), b > 0, b <= DecimalParser.maxBytes else { return nil }   // 1 PiB, as cache:
             self = .bytes(b)
         }
     }

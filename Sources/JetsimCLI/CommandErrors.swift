@@ -16,7 +16,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
         printError(error.description)
         throw ExitCode(error.exitCode)
     } catch let error as PolicySpecError {
-        printError("--policy: \(error)")
+        printError("--policy: \(InputError.excerpt(String(describing: error), limit: 300))")
         throw ExitCode(InputError.usage)
     } catch let error as RealMemoryError {
         printError(error.description)

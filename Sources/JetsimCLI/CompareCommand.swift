@@ -80,7 +80,7 @@ public struct CompareCommand: ParsableCommand {
             return v
         }
         let jobs = jobs ?? file.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard jobs >= 1, jobs <= ExperimentConfig.Limits.jobs else { throw ValidationError("--jobs must be between 1 and \(ExperimentConfig.Limits.jobs)") }
         guard let out = out ?? file.out else { throw ValidationError("an output directory is required (--out or 'out' in --config)") }
         let baseline = baseline ?? file.baseline
         if let baseline, !policies.contains(baseline) {

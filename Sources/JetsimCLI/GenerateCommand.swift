@@ -83,8 +83,11 @@ public struct GenerateCommand: ParsableCommand {
                         try trace?.write(WorkloadFiles.traceLine(e, names: names))
                         rows += 1
                     }
+                    // A user's own file is complete: commit it within the staging directory now, so that 100 000 users
+                    // never hold 100 000 descriptors (the set still appears only when the directory is published).
+                    if perUser, let done = trace { try done.commit() }
                 }
-                for f in files { try f.commit() }
+                for f in files where !f.isCommitted { try f.commit() }
                 return rows
             }
             print("\(rows) events, \(users) user(s) × \(days) day(s), \(apps) apps → \(out)/")

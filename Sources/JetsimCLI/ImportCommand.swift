@@ -44,6 +44,9 @@ public struct ImportCommand: ParsableCommand {
         guard ["lsapp", "intervals", "libcachesim", "jetsam-event"].contains(format) else {
             throw ValidationError("unknown format '\(format)' (lsapp, intervals, libcachesim, jetsam-event)")
         }
+        // An option that does not apply to the format is an error, never silently ignored.
+        if user != nil, !["lsapp", "intervals"].contains(format) { throw ValidationError("--user applies to lsapp and intervals, not \(format)") }
+        if csvFields != nil, format != "libcachesim" { throw ValidationError("--csv-fields applies to libcachesim, not \(format)") }
         if let timeUnit {
             guard EpochUnit(rawValue: timeUnit) != nil else { throw ValidationError("--time-unit must be auto, s or ms, found '\(InputError.excerpt(timeUnit))'") }
             guard ["lsapp", "intervals"].contains(format) else { throw ValidationError("--time-unit applies to lsapp and intervals, not \(format)") }
@@ -78,7 +81,7 @@ public struct ImportCommand: ParsableCommand {
             default:
                 try LibCacheSimImporter.run(path: file, writer: writer, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
             }
-            guard writer.rows > 0 else { throw InputError(file: file, message: user == nil ? "no events to import" : "no events for user '\(user ?? "")'") }
+            guard writer.rows > 0 else { throw InputError(file: file, message: user == nil ? "no events to import" : "no events for user '\(InputError.excerpt(user ?? ""))'") }
             try writer.commit()
             print("\(writer.rows) events, \(writer.appCount) apps, \(writer.skipped) rows skipped → \(out)/ (trace.csv, apps.csv)")
         }

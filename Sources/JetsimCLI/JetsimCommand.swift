@@ -1,6 +1,12 @@
 import ArgumentParser
 import JetsimIO
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `jetsim` — the root command. Each subcommand is one type in its own file.
 public struct JetsimCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -19,4 +25,39 @@ public struct JetsimCommand: ParsableCommand {
     )
 
     public init() {}
+}
+
+extension JetsimCommand {
+    /// `main()`, with ArgumentParser's refusals kept to one line like every other error: `jetsim: <what is wrong>
+    /// (see 'jetsim <command> --help')`, a value echoed in it cut short, exit 64. Help and version print as usual.
+    public static func runFromCommandLine() -> Never {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            terminate(0)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                terminate(0)
+            }
+            let text = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            if !text.isEmpty {
+                let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+                let sub = CommandLine.arguments.dropFirst().first { names.contains($0) }
+                let help = sub.map { "jetsim \($0) --help" } ?? "jetsim --help"
+                printError("\(InputError.excerpt(text.hasPrefix("Error: ") ? String(text.dropFirst(7)) : text, limit: 300)) (see '\(help)')")
+            }
+            terminate(code.rawValue)
+        }
+    }
+}
+
+/// The C library's `exit` (inside a command type, `exit` names ArgumentParser's).
+private func terminate(_ code: Int32) -> Never {
+    #if canImport(Glibc)
+    Glibc.exit(code)
+    #else
+    Darwin.exit(code)
+    #endif
 }

@@ -15,6 +15,9 @@ public final class AtomicFile {
     private var buffer: [UInt8] = []
     private var committed = false
 
+    /// Whether `commit()` has put the file in place.
+    public var isCommitted: Bool { committed }
+
     public init(path: String) throws(InputError) {
         self.path = path
         let slash = path.lastIndex(of: "/")

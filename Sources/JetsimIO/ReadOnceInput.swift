@@ -6,7 +6,8 @@ import Foundation
 /// from there, and named as the user gave it in every message.
 ///
 /// The copy (`.<name>.<pid>.tmp` in the temporary directory) is registered with `TemporaryFiles` and removed when
-/// this goes away; it holds at most `maxCopyBytes`.
+/// this goes away; it holds at most `maxCopyBytes`, and a text stream stops at its first line longer than
+/// `InputLimits.maxLineBytes` (`/dev/zero` is refused at once, as the readers refuse it).
 public final class ReadOnceInput {
     /// The path as the user gave it: the name in messages and reports.
     public let name: String
@@ -14,8 +15,8 @@ public final class ReadOnceInput {
     public let path: String
     private let isCopy: Bool
 
-    /// The most a pipe may deliver (16 GiB): `/dev/zero` given as a trace must not fill the disk.
-    public static let maxCopyBytes = 1 << 34
+    /// The most a pipe may deliver (1 GiB): an endless device given as a trace must not fill the disk.
+    public static let maxCopyBytes = 1 << 30
 
     public init(_ name: String) throws(InputError) {
         self.name = name
@@ -55,6 +56,8 @@ public final class ReadOnceInput {
         defer { close(output) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
+        var isGzip: Bool?         // decided by the first two bytes; a gzip stream has no lines to bound
+        var sinceLineEnd = 0
         while true {
             let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
@@ -63,6 +66,14 @@ public final class ReadOnceInput {
             total += n
             guard total <= Self.maxCopyBytes else {
                 throw InputError(file: name, message: "the stream delivers more than \(Self.maxCopyBytes >> 30) GiB; save it to a file first")
+            }
+            if isGzip == nil && total >= 2 { isGzip = chunk[0] == 0x1f && chunk[1] == 0x8b }
+            if isGzip != true {
+                let lastEnd = chunk[..<n].lastIndex(of: UInt8(ascii: "\n"))
+                sinceLineEnd = lastEnd.map { n - 1 - $0 } ?? sinceLineEnd + n
+                if sinceLineEnd > InputLimits.maxLineBytes {
+                    throw InputError(file: name, message: "a line is longer than \(InputLimits.maxLineBytes >> 20) MiB (is this a text stream with line ends?)")
+                }
             }
             var offset = 0
             while offset < n {

@@ -34,6 +34,9 @@ public struct WorkloadOptions: Sendable, Equatable {
     public static let maxZipfExponent = 10.0, maxSessionsPerDay = 10_000.0, maxAppsPerSession = 100.0
     public static let maxEngagementMedianSeconds = 7_200.0, maxEngagementP90Seconds = 86_400.0
     public static let maxCallsPerDay = 1_000.0, maxPushesPerHour = 100.0
+    /// Each user's events are built in memory before they are written: at most this many app opens a user
+    /// (--days × --sessions-per-day × --apps-per-session), a few hundred MB.
+    public static let maxOpensPerUser = 2_000_000.0
 
     /// The first option outside its limits, worded with `jetsim generate`'s option names; nil when all are within.
     public var problem: String? {
@@ -54,6 +57,14 @@ public struct WorkloadOptions: Sendable, Equatable {
             ?? range("pushes-per-hour", pushesPerHour, 0, Self.maxPushesPerHour)
             ?? range("force-quit", forceQuitProbability, 0, 1)
             ?? range("switch-affinity", switchAffinity, 0, 1)
+            ?? opensPerUserProblem
+    }
+
+    private var opensPerUserProblem: String? {
+        let opens: Double = Double(days) * sessionsPerDay * appsPerSession
+        if opens <= Self.maxOpensPerUser { return nil }
+        return "--days × --sessions-per-day × --apps-per-session must be at most 2 000 000 app opens per user (each user's "
+            + "events are built in memory), found \(opens.formatted)"
     }
 }
 

@@ -1,3 +1,3 @@
 import JetsimCLI
 
-JetsimCommand.main()
+JetsimCommand.runFromCommandLine()
