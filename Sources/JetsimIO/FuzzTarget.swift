@@ -119,8 +119,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Runs `events` through the engine with `policy`, or with xnu and lru when none is given.
     private static func simulate(device: Device, catalog: AppCatalog, events: [TraceEvent], policy: (any EvictionPolicy)? = nil) {
+        // Samples are observations, never decisions (TimingIndependenceTests): one a day keeps an input spanning years
+        // (which the readers accept) to milliseconds of engine time rather than a million samples.
+        var options = SimulationOptions()
+        options.sampleIntervalMicros = 86_400 * Units.microsPerSecond
         func run<P: EvictionPolicy>(_ policy: P) {
-            var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver())
+            var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver(), options: options)
             for e in events { simulator.process(e) }
             _ = simulator.finish()
         }
