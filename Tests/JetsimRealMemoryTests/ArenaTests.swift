@@ -67,8 +67,9 @@ import Glibc
         #expect(empty.resident <= full.resident - 1024 * page)
     }
 
-    /// Pages of `chunks` the kernel has in RAM (`mincore`; an unmapped page is not resident). Per page, so other
-    /// suites running in this process at the same time cannot disturb it, as they would the resident set.
+    /// Pages of `chunks` the kernel has in RAM (`mincore`; an unmapped page is not resident). Per page, so the resident
+    /// set of the rest of the process does not count; but jemalloc may hand a destroyed arena's addresses to another
+    /// arena, so the real-memory suites run one at a time (`swift test --no-parallel`, .ci/run).
     func residentPages(_ chunks: [UnsafeMutableRawPointer], page: Int) -> Int {
         var flag: UInt8 = 0
         return chunks.filter { mincore($0, page, &flag) == 0 && flag & 1 == 1 }.count
