@@ -71,7 +71,7 @@ public struct ImportCommand: ParsableCommand {
                 return
             }
             let unit = timeUnit.flatMap(EpochUnit.init(rawValue:)) ?? .auto
-            let writer = try ImportWriter(directory: out, source: file, format: format)
+            let writer = try ImportWriter(directory: out, source: file)
             switch format {
             case "lsapp":
                 try LSAppImporter.run(path: file, writer: writer, user: user, skipBad: skipBad, timeUnit: unit)

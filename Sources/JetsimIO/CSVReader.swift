@@ -23,9 +23,7 @@ public final class CSVReader {
     public init(path source: String, name: String? = nil, bufferSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) throws(InputError) {
         let path = name ?? source
         self.path = path
-        if let kind = notARegularFile(source), !isReadOnce(source) {
-            throw InputError(file: path, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
-        }
+        try InputLimits.checkReadable(source, file: path)
         let descriptor = open(source, O_RDONLY)
         guard descriptor >= 0 else {
             throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
@@ -140,8 +138,7 @@ struct RowScanner {
         if atEOF { return false }
         // Checked once per buffer's worth of input rather than per byte: a row stops within one buffer of the limit.
         if row.count > InputLimits.maxLineBytes {
-            throw InputError(file: path, line: lineNumber,
-                             message: "the line is longer than \(InputLimits.maxLineBytes >> 20) MiB (is this a text file with line ends?)")
+            throw InputLimits.lineTooLong(file: path, line: lineNumber)
         }
         if position > 0 {
             let remaining = limit - position
@@ -251,9 +248,7 @@ public func readWholeFile(_ path: String) -> [UInt8]? {
 /// A whole (small) file's bytes, decompressed when it is gzip, or the error saying why not: unreadable or not a
 /// regular file or stream (exit 66), truncated or corrupt gzip data, or more than `InputLimits.maxWholeFileBytes` (65).
 public func readWholeFile(checking path: String) throws(InputError) -> [UInt8] {
-    if let kind = notARegularFile(path), !isReadOnce(path) {
-        throw InputError(file: path, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
-    }
+    try InputLimits.checkReadable(path, file: path)
     guard let gz = gzopen(path, "rb") else {   // zlib reads plain files as they are
         throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
     }

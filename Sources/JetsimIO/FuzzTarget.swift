@@ -76,7 +76,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             }
             Self.simulate(device: .cache(capacityBytes: 1 << 20, name: "cache:1MiB"), catalog: trace.catalog, events: events)
         case .intervals, .lsapp:
-            let writer = ImportWriter(inMemory: name, format: rawValue)
+            let writer = ImportWriter(inMemory: name)
             if self == .intervals {
                 try IntervalsImporter.run(bytes: bytes, name: name, writer: writer)
             } else {

@@ -13,6 +13,19 @@ public enum InputLimits {
     public static let maxLineBytes = 1 << 20
     /// The largest whole file read into memory (YAML and `.ips` inputs, a FIFO read once): 256 MiB.
     public static let maxWholeFileBytes = 1 << 28
+
+    /// The error for a line past `maxLineBytes`, the same from every reader.
+    static func lineTooLong(file: String, line: Int?) -> InputError {
+        InputError(file: file, line: line, message: "the line is longer than \(maxLineBytes >> 20) MiB (is this a text file with line ends?)")
+    }
+
+    /// Refuses what no reader can read (a directory, a block device, a socket), exit 66; a regular file, a pipe or a
+    /// character device passes. `file` names `source` in the message.
+    static func checkReadable(_ source: String, file: String) throws(InputError) {
+        if let kind = notARegularFile(source), !isReadOnce(source) {
+            throw InputError(file: file, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
+        }
+    }
 }
 
 /// Why a gzip stream ended, for a reader that has just seen `gzread` return 0 or less: nil when it ended cleanly,

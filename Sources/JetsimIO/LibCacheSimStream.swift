@@ -50,9 +50,7 @@ public final class LibCacheSimStream {
     public init(path source: String, fields: LibCacheSimTrace.Fields = .init(), bufferSize: Int = 1 << 22, name: String? = nil) throws(InputError) {
         let path = name ?? source
         self.path = path
-        if let kind = notARegularFile(source), !isReadOnce(source) {
-            throw InputError(file: path, message: "cannot read: it \(kind)", exitCode: InputError.noInput)
-        }
+        try InputLimits.checkReadable(source, file: path)
         guard let gz = gzopen(source, "rb") else {
             throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
         }
@@ -121,8 +119,7 @@ public final class LibCacheSimStream {
             if atEOF { return false }
             let remaining = limit - position
             if remaining > InputLimits.maxLineBytes {
-                throw InputError(file: path, line: line + 1,
-                                 message: "the line is longer than \(InputLimits.maxLineBytes >> 20) MiB (is this a text file with line ends?)")
+                throw InputLimits.lineTooLong(file: path, line: line + 1)
             }
             if remaining == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }   // a long line
             let (from, gz) = (position, self.gz)

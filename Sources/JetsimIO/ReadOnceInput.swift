@@ -72,7 +72,7 @@ public final class ReadOnceInput {
                 let lastEnd = chunk[..<n].lastIndex(of: UInt8(ascii: "\n"))
                 sinceLineEnd = lastEnd.map { n - 1 - $0 } ?? sinceLineEnd + n
                 if sinceLineEnd > InputLimits.maxLineBytes {
-                    throw InputError(file: name, message: "a line is longer than \(InputLimits.maxLineBytes >> 20) MiB (is this a text stream with line ends?)")
+                    throw InputLimits.lineTooLong(file: name, line: nil)
                 }
             }
             var offset = 0

@@ -6,14 +6,14 @@ import Testing
 /// The importers' in-memory entry points: the trace and catalog texts, or the error.
 /// Epoch numbers count milliseconds unless `timeUnit` says otherwise.
 func importIntervals(_ text: String, name: String = "iv.csv", skipBad: Bool = false, timeUnit: EpochUnit = .milliseconds) throws(InputError) -> (trace: String, apps: String) {
-    let writer = ImportWriter(inMemory: name, format: "intervals")
+    let writer = ImportWriter(inMemory: name)
     try IntervalsImporter.run(bytes: Array(text.utf8), name: name, writer: writer, skipBad: skipBad, timeUnit: timeUnit)
     try writer.commit()
     return writer.output ?? ("", "")
 }
 
 func importLSApp(_ text: String, name: String = "ls.tsv", skipBad: Bool = false, timeUnit: EpochUnit = .milliseconds) throws(InputError) -> (trace: String, apps: String) {
-    let writer = ImportWriter(inMemory: name, format: "lsapp")
+    let writer = ImportWriter(inMemory: name)
     try LSAppImporter.run(bytes: Array(text.utf8), name: name, writer: writer, skipBad: skipBad, timeUnit: timeUnit)
     try writer.commit()
     return writer.output ?? ("", "")
@@ -124,7 +124,7 @@ func rows(_ trace: String) -> [String] {
     }
 
     @Test func theWriterRefusesTimesJetsimCouldNotRead() {
-        let w = ImportWriter(inMemory: "x", format: "intervals")
+        let w = ImportWriter(inMemory: "x")
         #expect(throws: InputError.self) { try w.emit(time: -1, app: "a", .open) }
         #expect(throws: InputError.self) { try w.emit(time: DecimalParser.maxMicros + 1, app: "a", .open) }
         #expect(throws: Never.self) { try w.emit(time: DecimalParser.maxMicros, app: "a", .open) }
@@ -146,7 +146,7 @@ func rows(_ trace: String) -> [String] {
         #expect(rows(try importLSApp(Self.bom + lsapp).trace) == expected)
         #expect(rows(try importLSApp(Self.bom + "user_id\tsession_id\ttimestamp\tapp_name\tevent_type\r\n" + lsapp).trace) == expected)
         // libCacheSim: a marked first request is a request, not a header.
-        let w = ImportWriter(inMemory: "t.csv", format: "libcachesim")
+        let w = ImportWriter(inMemory: "t.csv")
         try LibCacheSimImporter.run(bytes: Array((Self.bom + "1,10,100\n2,11,200\n").utf8), name: "t.csv", writer: w)
         try w.commit()
         #expect(rows(w.output?.trace ?? "") == ["1.000,10,open,,1", "2.000,11,open,,1"])
@@ -156,7 +156,7 @@ func rows(_ trace: String) -> [String] {
         let s = try Scratch()
         let text = "user,start,end,app\na,2024-01-05T10:00:00Z,2024-01-05T10:01:00Z,Maps\n"
         for (k, input) in [text, Self.bom + text].enumerated() {
-            let writer = try ImportWriter(directory: s.path + "/o\(k)", source: "iv.csv", format: "intervals")
+            let writer = try ImportWriter(directory: s.path + "/o\(k)", source: "iv.csv")
             try IntervalsImporter.run(path: try s.write("iv\(k).csv", input), writer: writer, user: nil, mergeGapMicros: 0, skipBad: false)
             try writer.commit()
         }
@@ -189,7 +189,7 @@ func rows(_ trace: String) -> [String] {
         let s = try Scratch()
         let text = "user,start,end,app\na,2024-01-05T10:00:00Z,2024-01-05T10:01:00Z,Maps\nb,1704449400000,1704449460000,Gmail\n"
         let path = try s.write("iv.csv", text)
-        let writer = try ImportWriter(directory: s.path + "/o", source: path, format: "intervals")
+        let writer = try ImportWriter(directory: s.path + "/o", source: path)
         try IntervalsImporter.run(path: path, writer: writer, user: nil, mergeGapMicros: 5_000_000, skipBad: false)
         try writer.commit()
         let memory = try importIntervals(text, name: path)

@@ -3,7 +3,7 @@ import JetsimWorkloads
 
 /// Collects an importer's output: the trace, streamed into a staging directory as rows arrive, and the catalog of the
 /// apps seen, written at the end from their categories (or given profiles). Nothing appears at the output
-/// directory until `commit` succeeds (`ReportDirectory`); a failed import leaves nothing behind. In memory (`init(inMemory:format:)`) it writes nothing and `commit` leaves
+/// directory until `commit` succeeds (`ReportDirectory`); a failed import leaves nothing behind. In memory (`init(inMemory:)`) it writes nothing and `commit` leaves
 /// both texts in `output`.
 ///
 /// Times are µs from the start of the imported trace, 0 … `DecimalParser.maxMicros` (what Jetsim reads back);
@@ -25,26 +25,24 @@ public final class ImportWriter {
     /// The trace and catalog texts after `commit` of a writer made `inMemory` (nil otherwise).
     public private(set) var output: (trace: String, apps: String)?
 
-    public init(directory: String, source: String, format: String) throws(InputError) {
+    /// `source` names the input in messages. The trace starts with its header, nothing before it (plain RFC 4180).
+    public init(directory: String, source: String) throws(InputError) {
         self.directory = directory
         self.source = source
         let reports = try ReportDirectory(directory, replaceable: OutputNames.workload)
         self.reports = reports
         trace = try AtomicFile(path: reports.file("trace.csv"))
-        try trace?.write(ImportWriter.header(source: source, format: format))
+        try trace?.write(WorkloadFiles.traceHeader)
     }
 
-    /// A writer that keeps everything in memory (`source` names the input in the trace's first comment).
-    public init(inMemory source: String, format: String) {
+    /// A writer that keeps everything in memory (`source` names the input in messages).
+    public init(inMemory source: String) {
         directory = ""
         self.source = source
         trace = nil
         reports = nil
-        memoryTrace = ImportWriter.header(source: source, format: format)
+        memoryTrace = WorkloadFiles.traceHeader
     }
-
-    /// The trace's first line: its header, nothing before it (plain RFC 4180, as every CSV Jetsim writes).
-    static func header(source: String, format: String) -> String { WorkloadFiles.traceHeader }
 
     private func write(_ text: String) throws(InputError) {
         if let trace { try trace.write(text) } else { memoryTrace? += text }
