@@ -18,6 +18,7 @@ public struct CompareCommand: ParsableCommand {
         Examples:
           jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru,largest,cost,oracle --devices iphone-x,iphone-11 --out /tmp/cmp
           jetsim compare --config Examples/experiment.yaml --seeds 1,2,3 --jobs 2
+          jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru --devices iphone-x --kernel xnu-10063 --no-freezer
         """
     )
 
@@ -39,6 +40,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Policy of the charted cell, as given in --policies (default: the baseline).") var chartPolicy: String?
     @Option(help: "Seed of the charted cell (default: the first).") var chartSeed: UInt64?
     @OptionGroup var policyDirectory: PolicyDirectoryOption
+    @OptionGroup var deviceAdjustments: DeviceAdjustmentOptions
     @Flag(help: "Print nothing but errors.") var quiet = false
 
     public init() {}
@@ -120,7 +122,7 @@ public struct CompareCommand: ParsableCommand {
 
     private func execute(_ plan: Plan) throws {
         let started = Date()
-        let devices = try plan.devices.map { try DeviceSource.resolve($0) }
+        let devices = try plan.devices.map { try deviceAdjustments.apply(to: try DeviceSource.resolve($0)) }
         // Parse the workload once; every cell shares the dense event array (and next uses, if any policy needs them).
         let catalog: AppCatalog
         let events: [TraceEvent]

@@ -65,14 +65,7 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "Most timeseries.csv rows to keep (1 to 1 000 000); sampling stops there, with a warning.")
     var maxSamples: Int = 1_000_000
 
-    @Option(help: "OS era, which sets the background-task budget: ios6 (600 s), ios7 (180 s), ios13 (30 s, the default).")
-    var osEra: String?
-
-    @Flag(inversion: .prefixedNo, help: "The freezer (off by default; --freezer turns it on, --no-freezer off over a device file): below 50 % available memory, idle suspended apps are written to NAND (band 75), one per 10 s, while more than four are suspended unfrozen.")
-    var freezer: Bool?
-
-    @Option(help: "Kernel whose rules apply: xnu-11417 (iOS 18, the default: the long-idle reaper is on) or xnu-10063 (iOS 17: no reaper).")
-    var kernel: String?
+    @OptionGroup var deviceAdjustments: DeviceAdjustmentOptions
 
     @Option(help: "Memory behind the model: 'model' (default), or 'jemalloc[:scale=1/256]' for real allocations in one jemalloc arena per app, scaled down.")
     var backing: String = "model"
@@ -100,12 +93,6 @@ public struct RunCommand: ParsableCommand {
         if source == .measured && spec == .model {
             throw ValidationError("--pressure-source measured needs real memory to measure: add --backing jemalloc")
         }
-        if let kernel, Device.Kernel(rawValue: kernel) == nil {
-            throw ValidationError("--kernel must be one of \(Device.Kernel.allCases.map(\.rawValue).joined(separator: ", ")), found '\(kernel)'")
-        }
-        if let osEra, Device.OSEra(rawValue: osEra) == nil {
-            throw ValidationError("--os-era must be one of \(Device.OSEra.allCases.map(\.rawValue).joined(separator: ", ")), found '\(osEra)'")
-        }
     }
 
     public func run() throws {
@@ -120,10 +107,7 @@ public struct RunCommand: ParsableCommand {
     private func execute() throws {
         // First, before any output: real-memory mode may need to re-execute this process to load jemalloc.
         if backing != "model" { try Jemalloc.loadRelaunchingIfNeeded() }
-        var deviceValue = try DeviceSource.resolve(device)
-        if let osEra, let era = Device.OSEra(rawValue: osEra) { deviceValue.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
-        if let freezer { deviceValue.freezer.enabled = freezer }
-        if let kernel, let k = Device.Kernel(rawValue: kernel) { deviceValue.setKernel(k) }
+        let deviceValue = try deviceAdjustments.apply(to: try DeviceSource.resolve(device))
         let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
                                                 policiesDirectory: try policyDirectory.path())
         let catalog: AppCatalog

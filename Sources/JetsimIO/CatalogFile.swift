@@ -8,7 +8,7 @@ public enum CatalogFile {
         "app", "dirty_mb", "growth_mb_per_min", "max_dirty_mb", "cache_mb", "cache_drop_on_background",
         "cache_drop_on_warning", "purgeable_mb", "backing_store_mb", "image_cache_mb", "file_backed_mb",
         "compress_ratio", "cold_launch_ms", "resume_ms", "background_modes", "exits_on_suspend", "bg_task_s",
-        "ends_task_on_expiry", "enter_background_ms",
+        "ends_task_on_expiry", "enter_background_ms", "will_terminate_ms",
     ]
 
     /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
@@ -83,6 +83,10 @@ public enum CatalogFile {
             if let v = try row.nonNegative("enter_background_ms", unit: Units.microsPerMilli, expected: "milliseconds") {
                 guard v <= DecimalParser.maxMicros else { throw row.error("enter_background_ms", "is too large") }
                 p.enterBackgroundMicros = v
+            }
+            if let v = try row.nonNegative("will_terminate_ms", unit: Units.microsPerMilli, expected: "milliseconds") {
+                guard v <= DecimalParser.maxMicros else { throw row.error("will_terminate_ms", "is too large") }
+                p.willTerminateMicros = v
             }
             profiles.append(p)
         }

@@ -130,7 +130,10 @@ public enum DeviceFile {
         if let v = try percent("pressure_warning_exit_pct") { device.pressureThresholds.warningExit = v }
         if let v = try percent("pressure_critical_pct") { device.pressureThresholds.criticalEnter = v }
         if let v = try percent("pressure_critical_exit_pct") { device.pressureThresholds.criticalExit = v }
-        if let v = try flag("compressor") { device.compressor.enabled = v }
+        if let v = try flag("compressor") {
+            device.compressor.enabled = v
+            if !v { device.freezer.enabled = false }   // it freezes compressed memory; `freezer: true` with it is refused
+        }
         if let v = try amount("compress_ratio", unit: 1000, in: 1000...Limits.compressRatio * 1000,
                               "a ratio from 1.0 to \(Limits.compressRatio)") { device.compressor.ratioMilli = v }
         if let v = try size("compressor_pool_mb") { device.compressor.poolLimitBytes = v }

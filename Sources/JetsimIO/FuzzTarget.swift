@@ -119,10 +119,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Runs `events` through the engine with `policy`, or with xnu and lru when none is given.
     private static func simulate(device: Device, catalog: AppCatalog, events: [TraceEvent], policy: (any EvictionPolicy)? = nil) {
-        // Samples are observations, never decisions (TimingIndependenceTests): one a day keeps an input spanning years
-        // (which the readers accept) to milliseconds of engine time rather than a million samples.
+        // Samples are observations, never decisions (TimingIndependenceTests): one a day, and at most 1 000 of them,
+        // keep an input spanning years or millennia (which the readers accept: 0000-01-01 to 9999-12-31) to
+        // milliseconds of engine time rather than millions of samples.
         var options = SimulationOptions()
         options.sampleIntervalMicros = 86_400 * Units.microsPerSecond
+        options.maxSamples = 1_000
         func run<P: EvictionPolicy>(_ policy: P) {
             var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: NullObserver(), options: options)
             for e in events { simulator.process(e) }

@@ -22,6 +22,7 @@ public enum WorkloadFiles {
                 String(p.coldLaunchMillis), String(p.resumeMillis), p.backgroundModes.reportName, String(p.exitsOnSuspend),
                 FixedPoint.format(p.backgroundTaskMicros, over: Units.microsPerSecond, decimals: 3), String(p.endsTaskOnExpiry),
                 FixedPoint.format(p.enterBackgroundMicros, over: Units.microsPerMilli, decimals: 3),
+                FixedPoint.format(p.willTerminateMicros, over: Units.microsPerMilli, decimals: 3),
             ])
         }
         return out

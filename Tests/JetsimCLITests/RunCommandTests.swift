@@ -219,7 +219,7 @@ func files(in directory: String) -> [String] {
         return String(row[row.count - (header.count - k)])
     }
 
-    /// The freezer is off by default; `--freezer` turns it on, `--no-freezer` off (over a device file).
+    /// The freezer is on by default; `--no-freezer` turns it off, `--freezer` on (over a device file).
     @Test func freezerFlagsTurnTheFreezerOnAndOff() throws {
         let dir = try scratch()
         for (name, flag) in [("default", [String]()), ("off", ["--no-freezer"]), ("on", ["--freezer"])] {
@@ -228,8 +228,31 @@ func files(in directory: String) -> [String] {
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(try summaryValue(dir + "/off/summary.csv", "freezes") == "0")
-        #expect(try summaryValue(dir + "/default/summary.csv", "freezes") == "0")
+        #expect(try summaryValue(dir + "/default/summary.csv", "freezes") == summaryValue(dir + "/on/summary.csv", "freezes"))
         #expect(try Int(summaryValue(dir + "/on/summary.csv", "freezes") ?? "") ?? 0 > 0)
+    }
+
+    /// `compare` takes the same device options as `run` (`--kernel`, `--freezer` / `--no-freezer`, `--os-era`), for
+    /// every device of its grid, and refuses a combination the device cannot have.
+    @Test func compareTakesTheKernelAndFreezerOptions() throws {
+        let dir = try scratch()
+        let base = ["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu", "--devices", "iphone-6s",
+                    "--quiet"]
+        var r = try CLI.run(base + ["--out", dir + "/default"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try CLI.run(base + ["--out", dir + "/old", "--kernel", "xnu-10063", "--no-freezer"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try summaryValue(dir + "/default/summary.csv", "kernel") == "xnu-11417")
+        #expect(try Int(summaryValue(dir + "/default/summary.csv", "freezes") ?? "") ?? 0 > 0)
+        #expect(try summaryValue(dir + "/old/summary.csv", "kernel") == "xnu-10063")
+        #expect(try summaryValue(dir + "/old/summary.csv", "freezes") == "0")
+        #expect(try summaryValue(dir + "/old/summary.csv", "kills_long_idle_exit") == "0")
+        let device = dir + "/nocompressor.yaml"
+        try "base: iphone-6s\ncompressor: false\n".write(toFile: device, atomically: true, encoding: .utf8)
+        r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu", "--devices", device,
+                         "--freezer", "--out", dir + "/refused", "--quiet"])
+        #expect(r.status == 64 && r.stderr.contains("needs the compressor"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/refused"))
     }
 
     @Test func aTraceWithAHugeGapFinishesAndWarnsAboutTheTimeseries() throws {

@@ -101,12 +101,16 @@ import Testing
         #expect(h.finish().freezes == 0)
     }
 
-    /// Off by default (which iPhones have freezer swap, without which iOS's kernel never starts its freezer, is not in
-    /// any source); its kernel parameters are there for when it is turned on.
-    @Test func theFreezerIsOffByDefaultWithTheKernelsParameters() throws {
-        #expect(!DevicePresets.all.contains { $0.freezer.enabled })
+    /// On by default on every preset, as iOS's kernel builds it (`FREEZE_ENABLED_DEFAULT`,
+    /// kern_memorystatus_freeze.c:124–129), with the kernel's parameters; never on a cache-equivalent device (no
+    /// lifecycle) nor where the compressor, whose segments it writes, is off.
+    @Test func theFreezerIsOnByDefaultWithTheKernelsParameters() throws {
+        #expect(DevicePresets.all.allSatisfy { $0.freezer.enabled })
         #expect(!Device.cache(capacityBytes: 1 << 30).freezer.enabled)
         #expect(DevicePresets.all.allSatisfy { $0.freezer.suspendedThreshold == 4 && $0.freezer.wakeIntervalMicros == sec(10) })
+        var noCompressor = DevicePresets.all[0]
+        noCompressor.compressor.enabled = false
+        #expect(noCompressor.validationProblems().contains { $0.contains("needs the compressor") })
     }
 
     /// Six apps of 60 MB left one after the other, the freezer on with the kernel's threshold: it freezes only while

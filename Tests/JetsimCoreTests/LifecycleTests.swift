@@ -348,4 +348,53 @@ import Testing
         #expect(r.kills.first?.time == sec(25))
         #expect(r.killsByReason[.enterBackgroundWatchdog] == 1 && r.jetsamKills == 0)
     }
+
+    /// `applicationWillTerminate` has the same 5 s (the seed articles; ios-app-lifecycle.md): where a termination calls
+    /// it, the process stays in the Background with its memory until the handler returns, then ends (a termination,
+    /// not a kill); one that overruns the deadline is killed at it (`will-terminate-watchdog`).
+    @Test func theWillTerminateHandlerHoldsTheProcessAndAnOverrunIsKilled() throws {
+        var h = try harness([bareApp("bank", dirtyMB: 50) { $0.exitsOnSuspend = true; $0.willTerminateMicros = sec(2) },
+                             bareApp("game", dirtyMB: 80) { $0.willTerminateMicros = sec(9) },
+                             bareApp("other", dirtyMB: 50)])
+        h.open("bank", at: 0)
+        h.home(at: 10)                       // exits on suspend: willTerminate runs 10 s … 12 s
+        #expect(h.state("bank") == .background)
+        #expect(h.steps("bank").last == Step(.inactive, .background, .willTerminate))
+        #expect(h.records("bank").last?.deadlineMicros == sec(5))
+        #expect(h.sim.freeBytes == mb(1000 - 50))
+        h.event(11.9, .alloc, "bank", value: 0)
+        #expect(h.state("bank") == .background)
+        h.open("game", at: 12.1)
+        #expect(h.state("bank") == .notRunning)
+        #expect(h.records("bank").last?.cause == .exitsOnSuspend && h.records("bank").last?.time == sec(12))
+        h.event(21, .quit, "game")           // force-quit of the foreground app: 21 s … the 26 s deadline
+        #expect(h.steps("game").last == Step(.inactive, .background, .willTerminate))
+        #expect(h.state("game") == .background)
+        h.event(25.9, .alloc, "other", value: 0)
+        #expect(h.state("game") == .background)
+        h.event(26.1, .alloc, "other", value: 0)
+        #expect(h.state("game") == .notRunning)
+        let r = h.finish()
+        #expect(r.terminations == 1)
+        #expect(r.kills.map(\.reason) == [.willTerminateWatchdog] && r.kills.first?.time == sec(26))
+        #expect(r.killsByReason[.willTerminateWatchdog] == 1 && r.jetsamKills == 0)
+    }
+
+    /// Reopened while its `willTerminate` runs, an app gets a new process: the old one ends then, and the open is a
+    /// cold launch; the terminating app starts no background work meanwhile.
+    @Test func anAppReopenedDuringItsWillTerminateLaunchesAnew() throws {
+        var h = try harness([bareApp("bank", dirtyMB: 50) { $0.exitsOnSuspend = true; $0.willTerminateMicros = sec(4)
+                                                            $0.backgroundModes = [.audio] },
+                             bareApp("other", dirtyMB: 50)])
+        h.open("bank", at: 0)
+        h.home(at: 10)
+        h.mode("bank", .audio, start: true, at: 11)
+        h.bgTask("bank", seconds: 20, at: 11)
+        #expect(h.sim.priorityClass(of: h.id("bank")) == .backgroundWork)
+        h.open("bank", at: 12)
+        #expect(h.state("bank") == .active)
+        let r = h.finish()
+        #expect(r.terminations == 1 && r.totalKills == 0)
+        #expect(r.coldLaunches == 2 && r.ignoredEvents == 2)
+    }
 }

@@ -35,6 +35,31 @@ import Testing
         }
     }
 
+    /// The walk back skips whole majors by `firstByMajor` (majors 0…255, bands); others, negative ones included, are
+    /// walked member by member. The debug invariant check compares the index with the list after every change.
+    @Test func agreesWithAScanWhenWalksSkipWholeMajors() {
+        var random = SplitMix64(seed: 23)
+        let apps = 48
+        let majors = [-1, 0, 0, 20, 40, 75, 100, 255, 256, 1_000]
+        var list = RankedList(count: apps)
+        var keys = [RankingKey?](repeating: nil, count: apps)
+        for _ in 0..<8_000 {
+            let app = Int(random.below(UInt64(apps)))
+            let key: RankingKey? = random.below(5) == 0
+                ? nil : RankingKey(major: majors[Int(random.below(UInt64(majors.count)))], minor: random.below(6))
+            list.update(Int32(app), key: key)
+            keys[app] = key
+            #expect(list.first { _ in true } == scan(keys) { _ in true })
+            #expect(list.first { $0 % 3 == 1 } == scan(keys) { $0 % 3 == 1 })
+        }
+        var order: [Int32] = []
+        var at = list.head
+        while at >= 0 { order.append(at); at = list.nodes[Int(at)].next }
+        let expected = keys.enumerated().compactMap { app, key in key.map { ($0, Int32(app)) } }
+            .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.1)
+        #expect(order == expected)
+    }
+
     @Test func aMemberNobodyAcceptsIsNotChosen() {
         var list = RankedList(count: 3)
         list.update(0, key: RankingKey(major: 0, minor: 5))

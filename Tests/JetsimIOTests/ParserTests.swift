@@ -72,9 +72,9 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
     @Test func readsEveryColumnWithExactSizes() throws {
         let s = try Scratch()
         let path = try s.write("apps.csv", """
-        app,dirty_mb,growth_mb_per_min,max_dirty_mb,cache_mb,cache_drop_on_background,cache_drop_on_warning,purgeable_mb,backing_store_mb,image_cache_mb,file_backed_mb,compress_ratio,cold_launch_ms,resume_ms,background_modes,exits_on_suspend,bg_task_s,ends_task_on_expiry,enter_background_ms
-        music,90.5,1.25,140,30,0.4,1,20,20,10,50,2.5,800,150,audio|location,false,12.5,false,2500
-        bank,60,,,,,,,,,,,,,,true,,,
+        app,dirty_mb,growth_mb_per_min,max_dirty_mb,cache_mb,cache_drop_on_background,cache_drop_on_warning,purgeable_mb,backing_store_mb,image_cache_mb,file_backed_mb,compress_ratio,cold_launch_ms,resume_ms,background_modes,exits_on_suspend,bg_task_s,ends_task_on_expiry,enter_background_ms,will_terminate_ms
+        music,90.5,1.25,140,30,0.4,1,20,20,10,50,2.5,800,150,audio|location,false,12.5,false,2500,1200.5
+        bank,60,,,,,,,,,,,,,,true,,,,
 
         """)
         let c = try CatalogFile.read(path: path)
@@ -88,7 +88,7 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         #expect(m.compressRatioMilli == 2500 && m.coldLaunchMillis == 800 && m.resumeMillis == 150)
         #expect(m.backgroundModes == [.audio, .location] && !m.exitsOnSuspend)
         #expect(m.backgroundTaskMicros == 12_500_000 && !m.endsTaskOnExpiry)
-        #expect(m.enterBackgroundMicros == 2_500_000)
+        #expect(m.enterBackgroundMicros == 2_500_000 && m.willTerminateMicros == 1_200_500)
         let b = c[1]
         let defaults = AppProfile(name: "bank", dirtyBytes: 60 * Units.mebibyte)
         var expected = defaults
@@ -201,6 +201,16 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         #expect(d.reserveBytes == 400 * Units.mebibyte)
         #expect(d.appLimitActiveBytes == 1500 * Units.mebibyte && d.appLimitInactiveBytes == 1000 * Units.mebibyte)
         #expect(!d.compressor.enabled && d.backgroundTaskBudgetMicros == 180_000_000 && d.killThresholds.softPercent == 14)
+        #expect(!d.freezer.enabled)   // it writes the compressor's segments: off with it unless the file says otherwise
+    }
+
+    /// The freezer needs the compressor: a file that asks for both off-and-on is refused, naming the freezer.
+    @Test func aFreezerWithoutTheCompressorIsRefused() throws {
+        #expect(try DeviceFile.parse("base: iphone-x\n", file: "d.yaml").freezer.enabled)
+        let error = #expect(throws: InputError.self) {
+            try DeviceFile.parse("base: iphone-x\ncompressor: false\nfreezer: true\n", file: "d.yaml")
+        }
+        #expect(error?.description.contains("needs the compressor") == true)
     }
 
     @Test func freezerKeys() throws {

@@ -58,9 +58,14 @@ struct AppRuntime {
     var wakeUntil = 0
     var backgroundEntryTime = 0
     var interruptEpoch: UInt32 = 0
-    /// Its `applicationDidEnterBackground` handler runs until then (0: none runs); `handlerEpoch` stales its timer.
+    /// Its `applicationDidEnterBackground` (or, while `terminating`, `applicationWillTerminate`) handler runs until
+    /// then (0: none runs); `handlerEpoch` stales its timer.
     var handlerUntil = 0
     var handlerEpoch: UInt32 = 0
+    /// Its `applicationWillTerminate` handler runs: the process ends when it returns, by a force-quit or, if not,
+    /// by `UIApplicationExitsOnSuspend`.
+    var terminating = false
+    var terminatingByForceQuit = false
     var agingUntil = 0
     /// A cold launch slower than the watchdog allows is in progress.
     var launchPending = false

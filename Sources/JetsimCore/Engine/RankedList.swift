@@ -6,10 +6,15 @@
 /// candidates of higher bands (about one on average: nearly every candidate is idle), and a re-key or removal is a
 /// few stores where the indexed heap this replaced sifted through its levels (5 % of an event's instructions).
 ///
+/// The walk back skips a whole major key (a band, for `xnu`) at once: `firstByMajor` keeps the first member of each
+/// small major, so a new entrant of band 0 passes the frozen, background and foreground bands in three steps, not
+/// one per member (the freezer keeps up to 20 apps in band 75).
+///
 /// The nodes live in an `UncheckedArray`: the owning driver calls `makeUnique()` at each public mutating entry.
 ///
 /// Invariant: following `next` from `head` visits every member once in strictly ascending (key, id) order and
 /// ends at `tail`; `prev` mirrors `next`; a non-member has `member == false`. `count` is the number of members.
+/// `firstByMajor[m]` (for `0 ≤ m < indexedMajors`) is the first member whose key's major is `m`, or −1 when none is.
 @usableFromInline
 struct RankedList {
     @usableFromInline
@@ -25,6 +30,9 @@ struct RankedList {
     @usableFromInline var head: Int32 = -1
     @usableFromInline var tail: Int32 = -1
     @usableFromInline var count = 0
+    @usableFromInline var firstByMajor = UncheckedArray<Int32>(repeating: -1, count: indexedMajors)
+    /// Majors below this are indexed (bands are 0…200); others are walked member by member.
+    @usableFromInline static let indexedMajors = 256
 
     @inlinable init() {}
 
@@ -39,7 +47,15 @@ struct RankedList {
 
     /// Copies shared storage (`UncheckedArray`): called at every public mutating entry of the driver that owns the list.
     @inlinable @inline(__always)
-    mutating func makeUnique() { nodes.makeUnique() }
+    mutating func makeUnique() {
+        nodes.makeUnique()
+        firstByMajor.makeUnique()
+    }
+
+    /// The first member with this major key, or −1 (also for a major that is not indexed).
+    @inlinable func firstMember(ofMajor major: Int) -> Int32 {
+        major >= 0 && major < Self.indexedMajors ? firstByMajor[major] : -1
+    }
 
     @inlinable func contains(_ id: Int32) -> Bool { nodes[Int(id)].member }
 
@@ -52,7 +68,12 @@ struct RankedList {
     @inlinable mutating func insert(_ id: Int32, key: RankingKey) {
         let i = Int(id)
         var after = tail
-        while after >= 0 && !precedes(after, key, id) { after = nodes[Int(after)].prev }
+        while after >= 0 && !precedes(after, key, id) {
+            // Every member of a later major comes after `key`: skip them all.
+            let major = nodes[Int(after)].key.major
+            let first = major != key.major ? firstMember(ofMajor: major) : -1
+            after = nodes[Int(first >= 0 ? first : after)].prev
+        }
         nodes[i].key = key
         nodes[i].member = true
         nodes[i].prev = after
@@ -60,6 +81,9 @@ struct RankedList {
         nodes[i].next = before
         if after >= 0 { nodes[Int(after)].next = id } else { head = id }
         if before >= 0 { nodes[Int(before)].prev = id } else { tail = id }
+        if key.major >= 0 && key.major < Self.indexedMajors && (after < 0 || nodes[Int(after)].key.major != key.major) {
+            firstByMajor[key.major] = id
+        }
         count += 1
         _checkInvariants()
     }
@@ -86,6 +110,8 @@ struct RankedList {
         let p = nodes[i].prev, n = nodes[i].next
         if p >= 0 { nodes[Int(p)].next = n } else { head = n }
         if n >= 0 { nodes[Int(n)].prev = p } else { tail = p }
+        let major = nodes[i].key.major
+        if firstMember(ofMajor: major) == id { firstByMajor[major] = n >= 0 && nodes[Int(n)].key.major == major ? n : -1 }
         nodes[i].member = false
         nodes[i].prev = -1
         nodes[i].next = -1
@@ -103,11 +129,24 @@ struct RankedList {
         while at >= 0 {
             precondition(nodes[Int(at)].member && nodes[Int(at)].prev == previous, "RankedList: broken link at \(at)")
             if previous >= 0 { precondition(precedes(previous, nodes[Int(at)].key, at), "RankedList: out of order at \(at)") }
+            let major = nodes[Int(at)].key.major
+            if major >= 0 && major < Self.indexedMajors {
+                let first = previous < 0 || nodes[Int(previous)].key.major != major
+                precondition((firstByMajor[major] == at) == first, "RankedList: first of major \(major) is not \(at)")
+            }
             previous = at
             at = nodes[Int(at)].next
             seen += 1
         }
         precondition(previous == tail && seen == count, "RankedList: \(seen) linked, \(count) counted")
+        var majors = Set<Int>()
+        at = head
+        while at >= 0 {
+            majors.insert(nodes[Int(at)].key.major)
+            at = nodes[Int(at)].next
+        }
+        let indexed = (0..<Self.indexedMajors).filter { firstByMajor[$0] >= 0 }
+        precondition(Set(indexed) == majors.filter { $0 >= 0 && $0 < Self.indexedMajors }, "RankedList: stale first of a major")
         #endif
     }
 }

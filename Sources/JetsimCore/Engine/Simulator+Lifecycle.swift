@@ -38,6 +38,7 @@ extension Simulator {
         guard app != foreground else { return false }
         if foreground >= 0 { leaveForeground(Int(foreground)) }
         let i = Int(app)
+        if apps[i].terminating { finishTermination(i) }   // reopened while its willTerminate runs: a new process
         foreground = app
         apps[i].launches += 1
         if apps[i].firstUseTime == Int.max { apps[i].firstUseTime = now }
@@ -149,10 +150,17 @@ extension Simulator {
         timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: Int32(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
     }
 
-    mutating func enterBackgroundHandlerEnded(_ i: Int, token: UInt32) -> Bool {
+    /// The `applicationDidEnterBackground` or `applicationWillTerminate` handler returned, or its deadline came.
+    mutating func handlerEnded(_ i: Int, token: UInt32) -> Bool {
         guard token == apps[i].handlerEpoch, apps[i].handlerUntil != 0 else { return false }
         apps[i].handlerUntil = 0
-        if profiles[i].enterBackgroundMicros > device.timers.callbackDeadlineMicros {
+        if apps[i].terminating {
+            if profiles[i].willTerminateMicros > device.timers.callbackDeadlineMicros {
+                kill(i, reason: .willTerminateWatchdog)
+            } else {
+                finishTermination(i)
+            }
+        } else if profiles[i].enterBackgroundMicros > device.timers.callbackDeadlineMicros {
             kill(i, reason: .enterBackgroundWatchdog)
         } else {
             settle(i)
@@ -189,7 +197,7 @@ extension Simulator {
     /// Granted only to a running app that has not had a task expire since it was last in the foreground.
     mutating func beginBackgroundTask(_ app: Int32, workMicros: Int) -> Bool {
         let i = Int(app)
-        guard apps[i].state.isRunning, !apps[i].taskGrantRevoked, !device.cacheEquivalent else { return false }
+        guard apps[i].state.isRunning, !apps[i].terminating, !apps[i].taskGrantRevoked, !device.cacheEquivalent else { return false }
         let end = now + workMicros
         if end > apps[i].taskWorkEnd { apps[i].taskWorkEnd = end }
         timers.schedule(.taskWorkEnd, at: end, app: app, generation: apps[i].generation)
@@ -247,7 +255,7 @@ extension Simulator {
     /// (no Inactive, no user interface); a Suspended one is woken.
     mutating func backgroundWake(_ app: Int32, forMicros duration: Int) -> Bool {
         let i = Int(app)
-        guard app != foreground, !device.cacheEquivalent else { return false }
+        guard app != foreground, !apps[i].terminating, !device.cacheEquivalent else { return false }
         let launched = apps[i].state == .notRunning
         switch apps[i].state {
         case .notRunning:
@@ -290,7 +298,8 @@ extension Simulator {
     /// `mode_start`: a running app starts a declared background activity (audio, location, …).
     mutating func startMode(_ app: Int32, _ mode: BackgroundModes) -> Bool {
         let i = Int(app)
-        guard apps[i].state.isRunning, !mode.isEmpty, profiles[i].backgroundModes.isSuperset(of: mode), !device.cacheEquivalent else { return false }
+        guard apps[i].state.isRunning, !apps[i].terminating, !mode.isEmpty, profiles[i].backgroundModes.isSuperset(of: mode),
+              !device.cacheEquivalent else { return false }
         apps[i].modes.formUnion(mode)
         settle(i)
         return true
@@ -309,6 +318,7 @@ extension Simulator {
     /// a suspended one is removed without notice. Pending transfers and modes end with it.
     mutating func forceQuit(_ app: Int32) -> Bool {
         let i = Int(app)
+        guard !apps[i].terminating else { return false }   // already ending
         switch apps[i].state {
         case .notRunning:
             return false
@@ -326,11 +336,44 @@ extension Simulator {
         return true
     }
 
-    /// A termination that is not a kill (force-quit, exits-on-suspend).
+    /// A termination that is not a kill (force-quit, exits-on-suspend). With `willTerminate`, the app's handler runs
+    /// first, for the catalog's `will_terminate_ms`: the process stays in the Background (band 40), its memory held,
+    /// until it returns, and one that overruns the deadline (about 5 s, as `didEnterBackground`'s: seed articles,
+    /// ios-app-lifecycle.md) is killed at it (`will-terminate-watchdog`).
     private mutating func terminate(_ i: Int, callback: LifecycleCallback, cause: TransitionCause) {
         let deadline = callback == .willTerminate ? device.timers.callbackDeadlineMicros : 0
+        let runs = callback == .willTerminate && !device.cacheEquivalent ? profiles[i].willTerminateMicros : 0
+        guard runs > 0 else {
+            metrics.terminations += 1
+            transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)
+            endProcess(i)
+            refreshPriorityClass(i)
+            return
+        }
+        if apps[i].state == .background {
+            self.callback(i, callback, deadline: deadline, cause: cause)
+        } else {
+            transition(i, to: .background, callback, deadline: deadline, cause: cause)
+            apps[i].backgroundEntryTime = now
+        }
+        // Nothing else runs on: its modes, task and wake end with the decision to terminate.
+        apps[i].modes = []
+        apps[i].taskWorkEnd = 0
+        apps[i].taskDeadline = 0
+        apps[i].taskEpoch &+= 1
+        apps[i].wakeUntil = 0
+        apps[i].terminating = true
+        apps[i].terminatingByForceQuit = cause == .forceQuit
+        apps[i].handlerUntil = now + min(runs, deadline)
+        apps[i].handlerEpoch &+= 1
+        timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: Int32(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
+        refreshPriorityClass(i)
+    }
+
+    /// The `applicationWillTerminate` handler returned (or the user reopened the app meanwhile): the process ends.
+    private mutating func finishTermination(_ i: Int) {
         metrics.terminations += 1
-        transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)
+        transition(i, to: .notRunning, .none, cause: apps[i].terminatingByForceQuit ? .forceQuit : .exitsOnSuspend)
         endProcess(i)
         refreshPriorityClass(i)
     }
@@ -345,6 +388,7 @@ extension Simulator {
         apps[i].taskGrantRevoked = false
         apps[i].wakeUntil = 0
         apps[i].handlerUntil = 0
+        apps[i].terminating = false
         apps[i].launchPending = false
         apps[i].growing = false
         apps[i].nearLimitWarned = false

@@ -189,6 +189,7 @@ extension Simulator {
         if !overflow && ripe > now { scheduleRecheck(at: ripe) }
     }
 
+    @inline(__always)   // called from mutating code: an outlined call copied the whole simulator to pass `self`
     private func recheckPending(atOrBefore time: Int) -> Bool {
         if let pending = timers.pendingTime(of: .pressureRecheck), pending <= time { return true }
         return false
@@ -246,18 +247,22 @@ extension Simulator {
     }
 
     /// Whether a run of the freezer would find an app to freeze now (memory and the frozen count aside).
+    @inline(__always)   // as `recheckPending`
     private func freezerCouldFreeze() -> Bool {
         suspendedCount - frozenCount > device.freezer.suspendedThreshold && freezerCandidate() != nil
     }
 
     /// The oldest entrant of band 0 the freezer may take, or nil.
+    @inline(__always)   // as `recheckPending`
     private func freezerCandidate() -> Int? {
         var best: Int?
         var bestEntry = UInt64.max
+        let apps = self.apps.view   // reads fields in place (a subscript of the array copied each app whole)
+        let smallest = device.freezer.minResidentBytes
         for app in resident.members {
             let i = Int(app)
-            guard apps[i].priorityClass == .idle && !apps[i].frozen && apps[i].footprint >= device.freezer.minResidentBytes
-                && apps[i].dirtyResident + apps[i].dirtyCompressed > 0 && apps[i].bandEntrySequence < bestEntry else { continue }
+            guard apps[i].priorityClass == .idle && apps[i].bandEntrySequence < bestEntry && !apps[i].frozen
+                && apps[i].footprint >= smallest && apps[i].dirtyResident + apps[i].dirtyCompressed > 0 else { continue }
             best = i
             bestEntry = apps[i].bandEntrySequence
         }

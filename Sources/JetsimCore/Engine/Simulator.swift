@@ -412,7 +412,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             case .wakeEnd: return backgroundWakeEnded(i)
             case .launchWatchdog: return launchWatchdogFired(i)
             case .growthStep: return growthStep(i, token: timer.token)
-            case .handlerEnd: return enterBackgroundHandlerEnded(i, token: timer.token)
+            case .handlerEnd: return handlerEnded(i, token: timer.token)
             case .sample, .sustainedPressure, .warmupEnd, .intervalEnd, .pressureRecheck: break
             }
         }
@@ -510,7 +510,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 if a.residentBytes != 0 || a.dirtyCompressed != 0 || a.compressedPhysical != 0 || a.dirtyFrozen != 0 || a.frozen {
                     problems.append("app \(i) is not running but holds memory")
                 }
-                if a.taskWorkEnd != 0 || a.wakeUntil != 0 || a.handlerUntil != 0 || !a.modes.isEmpty {
+                if a.taskWorkEnd != 0 || a.wakeUntil != 0 || a.handlerUntil != 0 || !a.modes.isEmpty || a.terminating {
                     problems.append("app \(i) is not running but active")
                 }
             } else {
@@ -518,6 +518,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             }
             if a.state.isResident != resident.contains(i) { problems.append("app \(i) is missing from the resident set, or stale in it") }
             if a.state == .suspended { suspended += 1 }
+            if a.terminating && (a.state != .background || a.handlerUntil == 0) {
+                problems.append("app \(i) runs its willTerminate handler but is not in the Background with a deadline")
+            }
             if a.dirtyCompressed > 0 && a.state != .suspended { problems.append("app \(i) runs with compressed memory") }
             if compressionKey[i] != (a.state == .suspended && a.dirtyResident > 0 ? a.lastForegroundTime : .max) {
                 problems.append("app \(i)'s compression key is stale")

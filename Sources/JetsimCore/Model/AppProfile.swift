@@ -42,6 +42,10 @@ public struct AppProfile: Sendable, Equatable {
     /// How long the app's `applicationDidEnterBackground` handler runs (µs, default 0). The app is suspended when it
     /// returns; one that overruns the system's deadline (about 5 s) is terminated (`enter-background-watchdog`).
     public var enterBackgroundMicros: Int
+    /// How long the app's `applicationWillTerminate` handler runs (µs, default 0) when a termination calls it (a
+    /// force-quit of a running app, `UIApplicationExitsOnSuspend`). The process ends when it returns; one that overruns
+    /// the same deadline (about 5 s) is killed at it (`will-terminate-watchdog`).
+    public var willTerminateMicros: Int
 
     /// The cold-launch latency of a profile that names none (ms).
     public static let defaultColdLaunchMillis = 1500
@@ -66,6 +70,7 @@ public struct AppProfile: Sendable, Equatable {
         backgroundTaskMicros = 0
         endsTaskOnExpiry = true
         enterBackgroundMicros = 0
+        willTerminateMicros = 0
     }
 }
 

@@ -115,11 +115,11 @@ public struct Device: Sendable, Equatable {
     /// iOS's freezer (xnu-jetsam.md §8): when available memory is below `thresholdPercent` of RAM, idle suspended
     /// apps (least recently used first, with a footprint of at least `minResidentBytes`) have their dirty memory compressed
     /// and written to NAND and move to the frozen band. Frozen pages still count in the footprint; a resume thaws
-    /// them (slower than a plain resume, far faster than a cold launch). Off by default: iOS's kernel enables it
-    /// (`FREEZE_ENABLED_DEFAULT`, kern_memorystatus_freeze.c:124–129) but starts its thread only on devices with
-    /// freezer swap (freeze.c:1678–1707), and no source says which iPhones have it (README: "The freezer").
+    /// them (slower than a plain resume, far faster than a cold launch). On by default, as iOS's kernel builds it
+    /// (`FREEZE_ENABLED_DEFAULT`, kern_memorystatus_freeze.c:124–129; xnu-jetsam.md §8); its thread runs only on a
+    /// device with freezer swap (freeze.c:1678–1707), so a study of a phone without it sets `freezer: false`.
     public struct Freezer: Sendable, Equatable {
-        public var enabled = false
+        public var enabled = true
         /// Freeze only while more than this many suspended apps are unfrozen (`FREEZE_SUSPENDED_THRESHOLD_DEFAULT`).
         public var suspendedThreshold = 4
         /// Page-driven wake-ups of the freezer at most this often (`memorystatus_apps_idle_delay_time` × 1, 10 s).
@@ -274,6 +274,9 @@ public struct Device: Sendable, Equatable {
         if compressor.poolLimitBytes < 0 { problems.append("the compressor pool limit must not be negative") }
         if freezer.thresholdPercent < 0 || freezer.thresholdPercent > 100 || freezer.maxFrozen < 0 || freezer.dailyWriteBudgetBytes < 0 {
             problems.append("freezer settings must be non-negative (threshold a percentage)")
+        }
+        if freezer.enabled && !compressor.enabled {
+            problems.append("the freezer writes the compressor's segments to NAND: it needs the compressor (set freezer: false)")
         }
         if backgroundTaskBudgetMicros < 0 { problems.append("the background-task budget must not be negative") }
         if reaper.thresholdPercent < 0 || reaper.thresholdPercent > 100 || reaper.minIdleAgeMicros < 0 || reaper.rescanMicros < 0 {

@@ -14,6 +14,8 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
     case backgroundTaskExpired
     /// The app's `applicationDidEnterBackground` handler overran its deadline (ios-app-lifecycle.md: about 5 s).
     case enterBackgroundWatchdog
+    /// The app's `applicationWillTerminate` handler overran the same deadline.
+    case willTerminateWatchdog
 
     /// The string in reports; jetsam reasons use XNU's own.
     public var reportName: String {
@@ -28,9 +30,11 @@ public enum KillReason: UInt8, Sendable, CaseIterable {
         case .launchWatchdog: "launch-watchdog"
         case .backgroundTaskExpired: "background-task-expired"
         case .enterBackgroundWatchdog: "enter-background-watchdog"
+        case .willTerminateWatchdog: "will-terminate-watchdog"
         }
     }
 
     /// A jetsam (memory) kill, as opposed to a lifecycle watchdog kill.
-    public var isJetsam: Bool { self != .launchWatchdog && self != .backgroundTaskExpired && self != .enterBackgroundWatchdog }
+    public var isJetsam: Bool { self != .launchWatchdog && self != .backgroundTaskExpired && self != .enterBackgroundWatchdog
+        && self != .willTerminateWatchdog }
 }
