@@ -31,8 +31,10 @@ let package = Package(
             dependencies: [
                 "JetsimCore", "JetsimWorkloads", "CZlib",
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            plugins: ["EmbedPolicyFiles"]   // Policies/*.yaml built into the binary (Sources/JetsimIO/PolicyFiles.swift)
         ),
+        .plugin(name: "EmbedPolicyFiles", capability: .buildTool()),
         .target(name: "JetsimRealMemory", dependencies: ["JetsimCore"]),
         .target(
             name: "JetsimCLI",

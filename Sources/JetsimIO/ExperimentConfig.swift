@@ -34,8 +34,33 @@ public struct ExperimentConfig: Sendable, Equatable {
         public static let jobs = 1024
     }
 
+    /// The file at `path`, its relative paths resolved against the file's directory (`resolvingPaths`).
     public static func read(path: String) throws(InputError) -> ExperimentConfig {
-        try parse(bytes: YAMLInput.bytes(path: path, what: "an experiment file"), file: path)
+        try parse(bytes: YAMLInput.bytes(path: path, what: "an experiment file"), file: path).resolvingPaths(relativeTo: directory(of: path))
+    }
+
+    /// The settings with every relative path (`apps`, `trace`, `out`, device files and policy files given by path)
+    /// taken relative to `directory`, so that an experiment file means the same from any working directory and can
+    /// sit beside its data. Absolute paths, and names (presets, built-ins, policies found by name), are unchanged.
+    public func resolvingPaths(relativeTo directory: String) -> ExperimentConfig {
+        func rebase(_ path: String) -> String {
+            guard !path.hasPrefix("/"), !directory.isEmpty else { return path }
+            return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+        }
+        var c = self
+        c.apps = apps.map(rebase)
+        c.trace = trace.map(rebase)
+        c.out = out.map(rebase)
+        c.devices = devices?.map { DeviceSource.file($0) == nil ? $0 : rebase($0) }
+        c.policies = policies?.map { PolicySource.isPath($0) ? rebase($0) : $0 }
+        if let baseline, PolicySource.isPath(baseline) { c.baseline = rebase(baseline) }
+        return c
+    }
+
+    /// The directory part of `path` ("" for a bare file name: the working directory).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// An experiment file's bytes (`file` names it in messages): UTF-8, a leading byte-order mark allowed.
@@ -134,9 +159,9 @@ public struct ExperimentConfig: Sendable, Equatable {
     }
 
     /// Resolves the file's devices and policies as `compare` will (presets, `cache:CAPACITY`, device files; built-ins,
-    /// policy files by path or by name in `policiesDirectory`), so that an unknown one is blamed on the file rather
+    /// policy files by path or by name in `policiesDirectory`, then built in), so that an unknown one is blamed on the file rather
     /// than on `--devices` or `--policies`. Errors inside a device or policy file name that file.
-    public func checkReferences(policiesDirectory: String) throws(InputError) {
+    public func checkReferences(policiesDirectory: String?) throws(InputError) {
         var firstDevice: Device?
         for (k, name) in (devices ?? []).enumerated() {
             do {

@@ -7,9 +7,44 @@ import Yams
 /// Declarative policy files (YAML; JSON is YAML too). Format: Policies/README.md. Errors name the file, the line and
 /// column, the key path (`bands[1].when.footprint_mb_at_least`), what was expected and what was found.
 public enum PolicyFiles {
-    public struct Found: Sendable { public var name: String; public var path: String }
+    /// A policy file found by name: in a directory (`path` is where), or built into jetsim (`builtIn` holds its text).
+    public struct Found: Sendable {
+        public var name: String
+        /// The file's path; for a built-in file, where it was built from (`Policies/swam.yaml`).
+        public var path: String
+        /// The text of a file built into jetsim (nil: the file is read from `path`).
+        public var builtIn: String?
+        public var isBuiltIn: Bool { builtIn != nil }
+    }
 
     static let suffixes = [".yaml", ".yml", ".json"]
+
+    /// The policy files of the repository's `Policies/`, built into jetsim at build time (the EmbedPolicyFiles plugin,
+    /// Plugins/), so that they are found from any working directory, wherever the binary is; sorted by name.
+    public static let builtIn: [Found] = builtInPolicyFileTexts.compactMap { entry in
+        guard let suffix = suffixes.first(where: { entry.file.hasSuffix($0) }) else { return nil }
+        return Found(name: String(entry.file.dropLast(suffix.count)), path: "Policies/\(entry.file)", builtIn: entry.text)
+    }
+
+    /// Every policy file that can be named: those in `directory` (a user's `--policy-dir`, searched first) and the
+    /// built-in ones it does not override, sorted by name.
+    public static func list(directory: String?) -> [Found] {
+        let own = directory.map { list(in: $0) } ?? []
+        let names = Set(own.map(\.name))
+        return (own + builtIn.filter { !names.contains($0.name) }).sorted { $0.name < $1.name }
+    }
+
+    /// The policy file named `name`: in `directory` first, then among the built-in ones.
+    public static func find(_ name: String, directory: String?) -> Found? {
+        if let directory, let path = find(name, in: directory) { return Found(name: name, path: path) }
+        return builtIn.first { $0.name == name }
+    }
+
+    /// The policy in `file`, read from disk or from the text built into jetsim.
+    public static func load(_ file: Found) throws(InputError) -> DeclarativePolicy {
+        if let text = file.builtIn { return try parse(bytes: Array(text.utf8), file: file.path + " (built in)") }
+        return try load(path: file.path)
+    }
 
     /// The policy files in `directory`, sorted by name (the README and other files are skipped).
     public static func list(in directory: String) -> [Found] {

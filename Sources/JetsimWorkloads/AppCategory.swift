@@ -48,7 +48,22 @@ public struct AppCategory: Sendable, Equatable {
                                           imageCacheMB: 15, fileBackedMB: 45, coldLaunchMillis: 1000, resumeMillis: 180, modes: [],
                                           backgroundTaskSeconds: 0, share: 0)
 
-    public static func named(_ name: String) -> AppCategory? { (all + [other]).first { $0.name == name } }
+    /// Casual games (solitaire, match-3, word and puzzle games): small 2D apps, not the GB-scale 3D `game` profile that
+    /// made Klondike Solitaire 700 MB growing 10 MB/min (issue 20). An estimate, as most of the table: README, "Workloads".
+    /// Imports only, never part of a generated mix (which stays as it was).
+    public static let casualGame = AppCategory(name: "casual-game", dirtyMB: 120, growthMBPerMinute: 1, cacheMB: 30, purgeableMB: 20,
+                                               backingStoreMB: 24, imageCacheMB: 20, fileBackedMB: 50, coldLaunchMillis: 1500, resumeMillis: 200,
+                                               modes: [], backgroundTaskSeconds: 0, share: 0)
+
+    /// Categories that imports use and generated catalogs do not.
+    public static let importOnly = [casualGame, other]
+
+    public static func named(_ name: String) -> AppCategory? { (all + importOnly).first { $0.name == name } }
+
+    /// The long-running modes an app of the category keeps on after the user leaves it, when an import asks for it
+    /// (`--background-play`): a music player goes on playing, a navigation app navigating. Video apps declare audio too
+    /// but are left out: most pause when left (background play is a paid or opt-in feature).
+    public static let playedWhenLeft: [String: BackgroundModes] = ["music": .audio, "navigation": .location]
 
     /// The category's app profile named `appName`, with every size scaled by `scale` (1 = the table).
     public func profile(named appName: String, scale: Double = 1) -> AppProfile {

@@ -171,6 +171,19 @@ import Testing
         #expect(r.status == 66 && r.stderr == "jetsim: \(dir): is a directory, not an experiment file\n", "\(r.stderr)")
     }
 
+    /// A config beside its data runs from any working directory: its relative paths are the file's (issue 20).
+    @Test func configPathsAreRelativeToTheConfigFile() throws {
+        let dir = try scratch(), elsewhere = try scratch()
+        try FileManager.default.copyItem(atPath: CLI.exampleApps, toPath: dir + "/apps.csv")
+        try FileManager.default.copyItem(atPath: CLI.exampleTrace, toPath: dir + "/trace.csv")
+        try "apps: apps.csv\ntrace: trace.csv\ndevices: [iphone-x]\npolicies: [lru]\nout: reports\n"
+            .write(toFile: dir + "/experiment.yaml", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["compare", "--config", dir + "/experiment.yaml", "--quiet"], in: elsewhere)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try csv(dir + "/reports/compare.csv").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/reports"))
+    }
+
     @Test func theShippedExampleConfigRuns() throws {
         let dir = try scratch()
         let r = try CLI.run(["compare", "--config", CLI.packageRoot + "/Examples/experiment.yaml", "--out", dir, "--quiet"], in: CLI.packageRoot)

@@ -53,6 +53,34 @@ func gzipKeeping(_ path: String) throws {
         #expect(try traceRows(dir + "/u2") == ["0.000,com.whatsapp,open,,2", "20.000,,home,,2"])
     }
 
+    /// `--background-play` and `--app-overrides` (issue 20): Spotify plays on after it is left, an override's category
+    /// and size reach apps.csv, a bad override row stops the import before anything is written.
+    @Test func backgroundPlayAndAppOverrides() throws {
+        let dir = try scratch()
+        let input = dir + "/ls.tsv"
+        try Self.lsapp.write(toFile: input, atomically: true, encoding: .utf8)
+        try "app,category,dirty_mb\nChrome,music,70\nnot-in-trace,game,\n".write(toFile: dir + "/o.csv", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["import", "lsapp", input, "--out", dir + "/o", "--background-play", "10m", "--app-overrides", dir + "/o.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("1 app(s) of --app-overrides are not in the trace: not-in-trace"), "\(r.stderr)")
+        let trace = try traceRows(dir + "/o")
+        #expect(trace.contains("115.000,Chrome,mode_start,audio,1") && trace.contains("295.000,Spotify,mode_start,audio,1"), "\(trace)")
+        #expect(trace.contains("715.000,Chrome,mode_stop,audio,1") && trace.contains("895.000,Spotify,mode_stop,audio,1"), "\(trace)")
+        let apps = try String(contentsOfFile: dir + "/o/apps.csv", encoding: .utf8)
+        #expect(apps.contains("\nChrome,70,1,140,"), "\(apps)")
+        let run = try CLI.run(["run", "--device", "iphone-x", "--apps", dir + "/o/apps.csv", "--trace", dir + "/o/trace.csv", "--out", dir + "/r", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+
+        try "app,category\nChrome,musik\n".write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["import", "lsapp", input, "--out", dir + "/b", "--app-overrides", dir + "/bad.csv"])
+        #expect(bad.status == 65 && bad.stderr.contains("bad.csv:2: field 'category': unknown category 'musik'"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b"))
+        let usage = try CLI.run(["import", "lsapp", input, "--out", dir + "/u", "--background-play", "soon"])
+        #expect(usage.status == 64 && usage.stderr.contains("--background-play takes a duration"), "\(usage.stderr)")
+        let wrongFormat = try CLI.run(["import", "libcachesim", input, "--out", dir + "/l", "--app-overrides", dir + "/o.csv"])
+        #expect(wrongFormat.status == 64 && wrongFormat.stderr.contains("--app-overrides applies to lsapp and intervals"), "\(wrongFormat.stderr)")
+    }
+
     @Test func gzipInputIsReadTransparently() throws {
         let dir = try scratch()
         let input = dir + "/ls.tsv"

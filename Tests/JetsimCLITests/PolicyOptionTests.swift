@@ -37,7 +37,42 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.packageRoot + "/Policies/swam.yaml", toPath: dir + "/mine/keeper.yaml")
         let listed = try CLI.run(["policies", "--policy-dir", dir + "/mine"])
-        #expect(listed.status == 0 && listed.stdout.contains("keeper"), "\(listed.stderr)")
-        #expect(!listed.stdout.contains("recent-keeper"), "the default directory was listed instead")
+        #expect(listed.status == 0 && listed.stdout.contains("(file \(dir)/mine/keeper.yaml)"), "\(listed.stderr)")
+    }
+
+    /// The policy files of Policies/ are built into jetsim: found by name from any working directory (issue 20).
+    @Test func builtInPolicyFilesAreFoundOutsideTheRepository() throws {
+        let elsewhere = try scratch()
+        let run = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                               "--policy", "swam", "--out", elsewhere + "/r", "--quiet"], in: elsewhere)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: elsewhere + "/r/summary.csv", encoding: .utf8).split(separator: "\n").dropFirst().first?
+            .hasPrefix("swam,") == true)
+        let listed = try CLI.run(["policies"], in: elsewhere)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        for name in ["swam", "recent-keeper", "xnu"] {
+            #expect(listed.stdout.contains("(built in from Policies/\(name).yaml)"), "\(listed.stdout)")
+        }
+        // A name in neither the directory nor the built-ins stays a clear error, listing what is known.
+        let unknown = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                                   "--policy", "nosuch", "--out", elsewhere + "/n"], in: elsewhere)
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("unknown policy 'nosuch'") && unknown.stderr.contains("recent-keeper, swam"), "\(unknown.stderr)")
+    }
+
+    /// `--policy-dir` is searched before the built-in files: a file of the same name there wins, and says so.
+    @Test func aPolicyDirectoryOverridesBuiltInFilesByName() throws {
+        let dir = try scratch()
+        let mine = try String(contentsOfFile: CLI.packageRoot + "/Policies/lru.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "name: lru", with: "name: my-swam")
+        try mine.write(toFile: dir + "/swam.yaml", atomically: true, encoding: .utf8)
+        let listed = try CLI.run(["policies", "--policy-dir", dir], in: dir)
+        #expect(listed.stdout.contains("(file \(dir)/swam.yaml, instead of the built-in one)"), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("Policies/swam.yaml"), "\(listed.stdout)")
+        let run = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace,
+                               "--policy", "swam", "--policy-dir", dir, "--out", dir + "/r", "--quiet"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: dir + "/r/summary.csv", encoding: .utf8).split(separator: "\n").dropFirst().first?
+            .hasPrefix("my-swam,") == true)
     }
 }

@@ -75,6 +75,20 @@ import Testing
         }
     }
 
+    /// Every file of Policies/ is built into jetsim, byte for byte (the EmbedPolicyFiles plugin), and found by name
+    /// without a directory; a directory's file of the same name comes first.
+    @Test func theShippedFilesAreBuiltIn() throws {
+        let files = PolicyFiles.list(in: Self.policiesDirectory)
+        #expect(PolicyFiles.builtIn.map(\.name) == files.map(\.name))
+        for (built, file) in zip(PolicyFiles.builtIn, files) {
+            #expect(Array(built.builtIn?.utf8 ?? "".utf8) == Array(try Data(contentsOf: URL(fileURLWithPath: file.path))), "\(file.path)")
+            #expect(try PolicyFiles.load(built).name == built.name)
+        }
+        #expect(PolicyFiles.find("swam", directory: nil)?.isBuiltIn == true)
+        #expect(PolicyFiles.find("swam", directory: Self.policiesDirectory)?.path == Self.policiesDirectory + "/swam.yaml")
+        #expect(PolicyFiles.find("nosuch", directory: nil) == nil)
+    }
+
     /// The worked example of Policies/README.md, on the shipped file.
     @Test func theWorkedExampleRanksAsDocumented() throws {
         let policy = try PolicyFiles.load(path: Self.policiesDirectory + "/recent-keeper.yaml")

@@ -305,6 +305,19 @@ enum YAMLKind: CaseIterable {
         }
     }
 
+    /// Relative paths are the file's, not the working directory's (issue 20); names and absolute paths stay as written.
+    @Test func relativePathsAreResolvedAgainstTheFilesDirectory() throws {
+        let text = "apps: apps.csv\ntrace: /data/trace.csv\nout: ../out\ndevices: [iphone-x, phones/mine.yaml, 'cache:2GiB']\n"
+            + "policies: [xnu, swam, mine.yaml]\nbaseline: mine.yaml\n"
+        let c = try ExperimentConfig.parse(text, file: "exp/c.yaml").resolvingPaths(relativeTo: "exp")
+        #expect(c.apps == "exp/apps.csv" && c.trace == "/data/trace.csv" && c.out == "exp/../out")
+        #expect(c.devices == ["iphone-x", "exp/phones/mine.yaml", "cache:2GiB"])
+        #expect(c.policies == ["xnu", "swam", "exp/mine.yaml"] && c.baseline == "exp/mine.yaml")
+        // A file in the working directory (no directory part) and one at the root.
+        #expect(try ExperimentConfig.parse(text, file: "c.yaml").resolvingPaths(relativeTo: "").apps == "apps.csv")
+        #expect(try ExperimentConfig.parse(text, file: "/c.yaml").resolvingPaths(relativeTo: "/").apps == "/apps.csv")
+    }
+
     @Test func validValuesAtTheLimits() throws {
         let c = try ExperimentConfig.parse("warmup: 3650d\ninterval: 315360000\njobs: 1024\nseeds: [0, 18446744073709551615]\n", file: "c.yaml")
         #expect(c.jobs == 1024 && c.seeds == [0, UInt64.max] && c.warmup == "3650d")

@@ -24,6 +24,16 @@ public final class ImportWriter {
     private var lastTime = 0
     /// The trace and catalog texts after `commit` of a writer made `inMemory` (nil otherwise).
     public private(set) var output: (trace: String, apps: String)?
+    /// Per-app categories and sizes (`--app-overrides`), used for apps.csv and for `backgroundPlayMicros`.
+    public var overrides = AppOverrides()
+    /// How long an app whose category plays when left (`AppCategory.playedWhenLeft`: music, navigation) keeps that
+    /// mode on after the user leaves it (`--background-play`); 0 writes no modes. Usage traces record only what was
+    /// on screen, so without it a music app never plays in the background.
+    public var backgroundPlayMicros = 0
+    /// The app on screen, and the user it belongs to (for `backgroundPlayMicros`).
+    private var foreground: (app: String, user: String)?
+    /// Modes started when an app was left, each to stop at `time`, in the order they started.
+    private var playing: [(time: Int, app: String, mode: BackgroundModes, user: String)] = []
 
     /// `source` names the input in messages. The trace starts with its header, nothing before it (plain RFC 4180).
     public init(directory: String, source: String) throws(InputError) {
@@ -70,11 +80,36 @@ public final class ImportWriter {
         }
         let t = max(time, lastTime)
         lastTime = t
+        if backgroundPlayMicros > 0 { try play(at: t, kind, app: app, user: user) }
+        try row(t, app, kind, value, user)
+    }
+
+    private func row(_ time: Int, _ app: String?, _ kind: TraceEventKind, _ value: String, _ user: String) throws(InputError) {
         let name = app.map { names[Int(id($0))] }
-        let seconds = t % 1000 == 0 ? FixedPoint.format(t, over: Units.microsPerSecond, decimals: 3)
-                                    : FixedPoint.format(t, over: Units.microsPerSecond, decimals: 6)
+        let seconds = time % 1000 == 0 ? FixedPoint.format(time, over: Units.microsPerSecond, decimals: 3)
+                                       : FixedPoint.format(time, over: Units.microsPerSecond, decimals: 6)
         try write(CSVLine.of([seconds, name ?? "", kind.traceName, value, user]))
         rows += 1
+    }
+
+    /// Before an event at `time`: stops the modes whose time is up (all of another user's, at once), and when the
+    /// event leaves an app that plays when left, starts its mode (`mode_start` just before the event, while the app
+    /// is still running) until `backgroundPlayMicros` later or until it is opened again, when it plays on screen.
+    private func play(at time: Int, _ kind: TraceEventKind, app: String?, user: String) throws(InputError) {
+        while let first = playing.indices.min(by: { playing[$0].time < playing[$1].time }),
+              playing[first].time <= time || playing[first].user != user {
+            let p = playing.remove(at: first)
+            try row(min(p.time, time), p.app, .modeStop, p.mode.reportName, p.user)
+        }
+        if foreground?.user != user { foreground = nil }
+        guard kind == .open || kind == .home else { return }
+        if let left = foreground?.app, left != app, let mode = AppCategory.playedWhenLeft[overrides.category(for: left).name] {
+            playing.removeAll { $0.app == left && $0.user == user }
+            try row(time, left, .modeStart, mode.reportName, user)
+            playing.append((min(time + backgroundPlayMicros, DecimalParser.maxMicros), left, mode, user))
+        }
+        if let app { playing.removeAll { $0.app == app && $0.user == user } }
+        foreground = app.map { ($0, user) }
     }
 
     public func skip() { skipped += 1 }
@@ -83,7 +118,9 @@ public final class ImportWriter {
 
     /// Writes `apps.csv` for every app seen and renames both files into place (in memory: fills `output`).
     public func commit() throws(InputError) {
-        let catalog = names.map { profiles[$0] ?? AppNameCategories.category(for: $0).profile(named: $0) }
+        for p in playing.sorted(by: { $0.time < $1.time }) { try row(max(p.time, lastTime), p.app, .modeStop, p.mode.reportName, p.user) }
+        playing = []
+        let catalog = names.map { profiles[$0] ?? overrides.profile(for: $0) }
         guard let trace, let reports else {
             output = (memoryTrace ?? "", WorkloadFiles.catalogCSV(catalog))
             return
@@ -96,6 +133,9 @@ public final class ImportWriter {
     }
 
     public var appCount: Int { names.count }
+
+    /// Whether `app` is in the imported trace.
+    public func contains(app: String) -> Bool { ids[app] != nil }
 
     /// `time` of an input row placed in the imported trace: `offset + (time − base)`, or nil when that is negative,
     /// overflows or passes `DecimalParser.maxMicros`.
