@@ -7,14 +7,14 @@ public struct PoliciesCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "policies",
         abstract: "List every eviction policy with a one-line description and its parameters and defaults.",
-        discussion: """
+        discussion: reflowed("""
         Built-in policies take parameters on the command line: --policy 'cost:alpha=0.5,half_life_h=12'.
         Policy files (YAML, see Policies/README.md) are found by name in --policy-dir, or given as a path.
 
         Examples:
           jetsim policies
           jetsim policies --policy-dir ~/my-policies
-        """
+        """)
     )
 
     @OptionGroup var policyDirectory: PolicyDirectoryOption
