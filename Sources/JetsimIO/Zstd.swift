@@ -79,9 +79,9 @@ final class ZstdReader {
     private var frameHint = 0
     private let name: String
 
-    /// Takes ownership of `fd` (closed on deinit); `name` names the file in messages.
-    init(fd: Int32, name: String) throws(InputError) {
-        guard let library = ZstdLibrary.shared else {
+    /// Takes ownership of `fd` (closed on deinit); `name` names the file in messages; `library` nil: not installed (exit 69).
+    init(fd: Int32, name: String, library: ZstdLibrary? = ZstdLibrary.shared) throws(InputError) {
+        guard let library else {
             close(fd)
             throw InputError(file: name, message: "is zstd-compressed and libzstd is not installed: \(ZstdLibrary.installHint)",
                              exitCode: InputError.unavailable)

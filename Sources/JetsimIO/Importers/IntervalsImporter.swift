@@ -17,9 +17,10 @@ public enum IntervalsImporter {
 
     /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
     public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil,
-                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false, timeUnit: EpochUnit = .auto) throws(InputError) {
+                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false, timeUnit: EpochUnit = .auto,
+                           columns: ImportColumns = .intervals) throws(InputError) {
         try run(CSVReader(bytes: bytes, name: name), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad,
-                timeUnit: timeUnit)
+                timeUnit: timeUnit, columns: columns)
     }
 
     static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool,

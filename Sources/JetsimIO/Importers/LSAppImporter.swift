@@ -19,9 +19,9 @@ public enum LSAppImporter {
 
     /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
     public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil, skipBad: Bool = false,
-                           timeUnit: EpochUnit = .auto) throws(InputError) {
+                           timeUnit: EpochUnit = .auto, columns: ImportColumns = .lsapp) throws(InputError) {
         try run(CSVReader(bytes: bytes, name: name, delimiter: UInt8(ascii: "\t")), writer: writer, user: onlyUser, skipBad: skipBad,
-                timeUnit: timeUnit)
+                timeUnit: timeUnit, columns: columns)
     }
 
     static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, skipBad: Bool, timeUnit: EpochUnit,
