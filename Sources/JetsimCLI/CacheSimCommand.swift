@@ -1,4 +1,6 @@
 import ArgumentParser
+import Dispatch
+import Foundation
 import JetsimCore
 import JetsimIO
 
@@ -12,7 +14,7 @@ public struct CacheSimCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "cachesim",
         abstract: "Replay a libCacheSim trace through cache-equivalent policies at several capacities in one pass; write cache.csv.",
-        discussion: """
+        discussion: reflowed("""
         The rules of `jetsim run --device cache:CAPACITY --format libcachesim` (an object is an app of its first
         request's size; a miss evicts in the policy's order until the object fits; an object larger than the cache
         is a miss never admitted) without the app lifecycle or per-eviction reports, so a 10-million-request trace
@@ -23,18 +25,24 @@ public struct CacheSimCommand: ParsableCommand {
           jetsim cachesim --trace requests.csv --capacity 1GiB --policy lru
           jetsim cachesim --trace requests.csv.gz --capacity 150311479,1.5GB,15GB --policy lru,fifo,xnu --out /tmp/cache
           jetsim cachesim --trace requests.csv --capacity 0.1%,1%,10% --policy lru,lfu
+          jetsim cachesim --trace requests.csv --capacity 0.001,0.01,0.1 --policy 'LRU,cost:alpha=0.5;half_life_h=12'
           jetsim cachesim --trace objects.txt --capacity 1000 --policy lfu --csv-fields obj-id=1
-        """
+          jetsim cachesim --trace w44.oracleGeneral.bin.zst --capacity 0.01,0.1 --policy lru,fifo --jobs 2
+        """)
     )
 
-    @Option(help: "libCacheSim trace: CSV (time, obj-id, obj-size; header detected; gzip read transparently) or txt (one object id per line, size 1).")
+    @Option(help: "libCacheSim trace: CSV (time, obj-id, obj-size; header detected), txt (one object id per line, size 1) or oracleGeneral binary; gzip and zstd read transparently.")
     var trace: String
 
-    @Option(help: "Comma-separated cache capacities: bytes, with a unit (500MB, 2GiB), or a share of the working set (1%, 0.1%; one more pass over the trace).")
+    @Option(help: ArgumentHelp("Trace format: csv (also txt) or oracleGeneral (24-byte binary records); default: oracleGeneral when the name holds '.oracleGeneral' (w44.oracleGeneral.bin.zst), as libCacheSim names them, else csv.",
+                               valueName: "csv|oracleGeneral"))
+    var traceFormat: String?
+
+    @Option(help: "Comma-separated cache capacities: bytes, with a unit in any case (500MB = 500×10^6, 2GiB = 2×2^30), or a share of the working set (1%, or 0.01 as libCacheSim writes it; one more pass over the trace).")
     var capacity: String
 
     @Option(name: [.customLong("policy"), .customLong("policies")],
-            help: "Comma-separated policies, as in `jetsim run` (built-ins with parameters, policy files).")
+            help: "Comma-separated policies, as in `jetsim run` (built-ins with parameters, policy files); parameters separated by ';' or ',': 'cost:alpha=0.5;half_life_h=12,lru'.")
     var policy: String = "lru"
 
     @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.")
@@ -45,10 +53,13 @@ public struct CacheSimCommand: ParsableCommand {
     @Option(help: "Seed for randomised policies; echoed in cache.csv.")
     var seed: UInt64 = 1
 
+    @Option(help: "Threads the cells are replayed on (default: the number of cores); cache.csv is byte-identical for any value.")
+    var jobs: Int?
+
     @Option(help: "Output directory (default: Reports/out/<trace's directory>-<trace>-cachesim).")
     var out: String?
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(help: "Print nothing but errors (no progress, no note).")
     var quiet = false
 
     public init() {}
@@ -57,10 +68,18 @@ public struct CacheSimCommand: ParsableCommand {
         let capacities = commaSeparated(capacity)
         guard !capacities.isEmpty else { throw ValidationError("--capacity needs at least one capacity") }
         for c in capacities where CacheCapacity(parsing: c) == nil {
-            throw ValidationError("--capacity: expected bytes up to 1 PiB, a size such as 500MB or 2GiB, or a share of the working set such as 1%, found '\(InputError.excerpt(c))'")
+            throw ValidationError("--capacity: expected bytes up to 1 PiB, a size such as 500MB or 2GiB, or a share of the working set such as 1% or 0.01, found '\(InputError.excerpt(c))'")
         }
-        guard !commaSeparated(policy).isEmpty else { throw ValidationError("--policy needs at least one policy") }
+        guard !PolicySpec.list(policy).isEmpty else { throw ValidationError("--policy needs at least one policy") }
+        if let traceFormat, LibCacheSimFormat(option: traceFormat) == nil {
+            throw ValidationError("--trace-format must be csv or oracleGeneral, found '\(InputError.excerpt(traceFormat))'")
+        }
+        if let jobs, jobs < 1 || jobs > ExperimentConfig.Limits.jobs { throw ValidationError("--jobs must be between 1 and \(ExperimentConfig.Limits.jobs)") }
+        if csvFields != nil, format == .oracleGeneral { throw ValidationError("--csv-fields applies to CSV traces, not oracleGeneral") }
     }
+
+    /// The trace's format: `--trace-format`, else by libCacheSim's naming of the file.
+    var format: LibCacheSimFormat { traceFormat.flatMap(LibCacheSimFormat.init(option:)) ?? LibCacheSimFormat.named(path: trace) }
 
     public func run() throws {
         try reportingErrors { try execute() }
@@ -71,10 +90,13 @@ public struct CacheSimCommand: ParsableCommand {
         let given = commaSeparated(capacity).compactMap(CacheCapacity.init(parsing:))
         var workingSet = 0
         let input = try ReadOnceInput(trace)   // read twice when a capacity is a share of the working set
-        if given.contains(where: \.isShare) { workingSet = try LibCacheSimStream.workingSet(path: input.path, fields: fields, name: trace).bytes }
+        if given.contains(where: \.isShare) {
+            workingSet = try LibCacheSimStream.workingSet(path: input.path, fields: fields, format: format, name: trace).bytes
+        }
         let capacities = given.map { $0.bytes(workingSet: workingSet) }
         var cells: [any ReplayCell] = []
-        for text in commaSeparated(policy) {
+        if !quiet { noteDecimalUnits(option: "--capacity", sizes: commaSeparated(capacity)) }
+        for text in PolicySpec.list(policy) {
             for bytes in capacities {
                 let device = Device.cache(capacityBytes: bytes)
                 let made = try PolicySource.make(text, environment: PolicyEnvironment(seed: seed, device: device), policiesDirectory: try policyDirectory.path())
@@ -85,9 +107,16 @@ public struct CacheSimCommand: ParsableCommand {
                 cells.append(makeCell(made, capacity: bytes))
             }
         }
-        // One pass: each batch goes through every cell while the next one is parsed on a second thread.
-        let requests = ReadAheadRequests(try LibCacheSimStream(path: input.path, fields: fields, name: trace))
-        while try requests.next({ batch in for k in cells.indices { cells[k].replay(batch) } }) {}
+        // One pass: each batch goes through every cell (the cells split over --jobs threads) while the next one is
+        // parsed on another thread. Each cell sees every request in trace order, so the threads change no result.
+        let requests = ReadAheadRequests(try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
+        let threads = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, cells.count)
+        var progress = !quiet && isatty(2) == 1 ? CacheSimProgress() : nil
+        while try requests.next({ batch in
+            replay(batch, through: &cells, threads: threads)
+            progress?.advance(by: batch.count)
+        }) {}
+        progress?.finish()
         withExtendedLifetime(input) {}
         guard let total = cells.first?.counters.requests, total > 0 else {
             throw InputError(file: trace, message: "no requests in the trace")
@@ -113,7 +142,55 @@ public struct CacheSimCommand: ParsableCommand {
     }
 }
 
-/// A `--capacity` item: bytes, or a share of the working set in millionths of a percent.
+/// Replays `batch` through every cell, the cells split into `threads` contiguous groups run in parallel (each
+/// group's cells are its own: no two threads touch one cell).
+func replay(_ batch: borrowing RequestBatch, through cells: inout [any ReplayCell], threads: Int) {
+    guard threads > 1 else {
+        for k in cells.indices { cells[k].replay(batch) }
+        return
+    }
+    let count = cells.count
+    cells.withUnsafeMutableBufferPointer { all in
+        let shared = UnsafeSendable((cells: all, batch: copy batch))   // the batch is read, never written, meanwhile
+        DispatchQueue.concurrentPerform(iterations: threads) { k in
+            for c in stride(from: k * count / threads, to: (k + 1) * count / threads, by: 1) { shared.value.cells[c].replay(shared.value.batch) }
+        }
+    }
+}
+
+/// A value handed to `concurrentPerform`'s threads, each of which touches only its own part of it.
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// `cachesim`'s progress line on a terminal's stderr: requests so far and their rate, redrawn at most twice a second.
+struct CacheSimProgress {
+    private let started = Date()
+    private var lastDrawn = Date.distantPast
+    private var requests = 0
+
+    mutating func advance(by count: Int) {
+        requests += count
+        let now = Date()
+        guard now.timeIntervalSince(lastDrawn) >= 0.5 else { return }
+        lastDrawn = now
+        draw(final: false)
+    }
+
+    func finish() { draw(final: true) }
+
+    private func draw(final: Bool) {
+        let elapsed = Date().timeIntervalSince(started)
+        let rate = elapsed > 0 ? Double(requests) / elapsed / 1e6 : 0
+        var stderr = StandardError()
+        print("\r\u{1B}[Krequests \(requests), \(String(format: "%.1f", elapsed)) s elapsed, \(String(format: "%.2f", rate)) M/s",
+              terminator: final ? "\n" : "", to: &stderr)
+    }
+}
+
+/// A `--capacity` item: bytes, or a share of the working set in millionths of a percent (`1%`, or `0.01` as libCacheSim
+/// writes it).
 enum CacheCapacity: Equatable {
     case bytes(Int)
     case share(microPercent: Int)
@@ -122,6 +199,12 @@ enum CacheCapacity: Equatable {
         if text.hasSuffix("%") {
             let number = Array(text.dropLast().utf8)
             guard let p = number.withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: 1_000_000) }), p > 0, p <= 100_000_000 else { return nil }
+            self = .share(microPercent: p)
+        } else if text.contains("."), !text.contains(where: \.isLetter) {
+            // A bare number with a decimal point is a fraction of the working set, as libCacheSim's cachesim reads it
+            // (conv_cache_sizes in libCacheSim/bin/cachesim/cli_parser.c): 0.1 is 10 %.
+            let number = Array(text.utf8)
+            guard let p = number.withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: 100_000_000) }), p > 0, p <= 100_000_000 else { return nil }
             self = .share(microPercent: p)
         } else {
             guard let b = DeviceSource.parseCapacity(text), b > 0, b <= DecimalParser.maxBytes else { return nil }   // 1 PiB, as cache:

@@ -54,6 +54,16 @@ func inReportDirectory<R>(_ directory: String, replaceable: [String], _ body: (_
     return result
 }
 
+/// Prints `DeviceSource.decimalUnitNote` for the sizes an option gave, when any is in a decimal unit (one line).
+func noteDecimalUnits(option: String, sizes: [String]) {
+    if let note = DeviceSource.decimalUnitNote(option: option, sizes: sizes) { printError(note) }
+}
+
+/// The capacities of the `cache:CAPACITY` devices among `devices`, for `noteDecimalUnits`.
+func cacheCapacities(_ devices: [String]) -> [String] {
+    devices.filter { $0.lowercased().hasPrefix("cache:") }.map { String($0.dropFirst("cache:".count)) }
+}
+
 func printError(_ message: String) {
     var stderr = StandardError()
     print("jetsim: \(message)", to: &stderr)

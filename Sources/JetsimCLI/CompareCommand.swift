@@ -9,17 +9,20 @@ public struct CompareCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Run every policy × device × seed cell on one workload and write comparison reports.",
-        discussion: """
+        discussion: reflowed("""
         The trace is parsed once and shared by every cell; cells run on --jobs threads (default: all cores) and the
         reports are byte-identical for any --jobs. Metrics start after --warmup (simulated time); the simulation
-        itself does not. Writes summary.csv, compare.csv, intervals.csv (with --interval) and manifest.json into
-        --out (formats: Reports/README.md), and prints compare.csv as a table.
+        itself does not. Writes into --out (formats: Reports/README.md): summary.csv (one row per cell), compare.csv
+        (per device and policy, with deltas against the baseline), latency.csv (launch latency distributions),
+        intervals.csv (with --interval), chart-timeseries.csv and chart-kills.csv (the charted cell's memory and
+        kills), report.html (the charts; redraw with `jetsim plot`) and manifest.json (inputs, hashes, versions);
+        prints compare.csv as a table.
 
         Examples:
           jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru,largest,cost,oracle --devices iphone-x,iphone-11 --out /tmp/cmp
           jetsim compare --config Examples/experiment.yaml --seeds 1,2,3 --jobs 2
           jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru --devices iphone-x --kernel xnu-10063 --no-freezer
-        """
+        """)
     )
 
     @Option(help: "Experiment file (YAML or JSON) with any of the options below; options given here override it.") var config: String?
@@ -27,7 +30,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Usage trace.") var trace: String?
     @Option(help: "Trace format: 'jetsim' or 'libcachesim'.") var format: String?
     @Option(name: [.customLong("policies"), .customLong("policy")],
-            help: "Comma-separated policies (built-ins with parameters, policy files).") var policies: String?
+            help: "Comma-separated policies (built-ins with parameters, policy files); parameters separated by ';' or ',': 'cost:alpha=0.5;half_life_h=12,lru'.") var policies: String?
     @Option(help: "Comma-separated devices (presets, cache:CAPACITY, device files).") var devices: String?
     @Option(help: "Comma-separated seeds (default 1).") var seeds: String?
     @Option(help: "Parallel jobs (default: the number of cores).") var jobs: Int?
@@ -59,7 +62,7 @@ public struct CompareCommand: ParsableCommand {
         guard format == "jetsim" || format == "libcachesim" else { throw ValidationError("--format must be 'jetsim' or 'libcachesim'") }
         let apps = apps ?? file.apps
         if format == "jetsim" && apps == nil { throw ValidationError("an app catalog is required (--apps or 'apps' in --config)") }
-        let policies = list(policies) ?? file.policies ?? ["xnu"]
+        let policies = policies.map(PolicySpec.list) ?? file.policies ?? ["xnu"]
         let devices = list(devices) ?? file.devices ?? []
         guard !devices.isEmpty else { throw ValidationError("at least one device is required (--devices or 'devices' in --config)") }
         var seedValues = file.seeds ?? [1]
@@ -122,6 +125,7 @@ public struct CompareCommand: ParsableCommand {
 
     private func execute(_ plan: Plan) throws {
         let started = Date()
+        if !quiet { noteDecimalUnits(option: "--devices", sizes: cacheCapacities(plan.devices)) }
         let devices = try plan.devices.map { try deviceAdjustments.apply(to: try DeviceSource.resolve($0)) }
         // Parse the workload once; every cell shares the dense event array (and next uses, if any policy needs them).
         let catalog: AppCatalog

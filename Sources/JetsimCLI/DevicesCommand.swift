@@ -7,7 +7,7 @@ public struct DevicesCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "devices",
         abstract: "List the device presets with their memory, limits, thresholds and background-task budget.",
-        discussion: """
+        discussion: reflowed("""
         Sizes in MB (MiB). Thresholds are on *available* memory (free + clean file-backed pages); reaper_mb is empty
         where the long-idle reaper is off. The compressor pool is the kernel's: RAM's size. A custom device
         is a YAML or JSON file (keys: Reports/README.md), e.g. `base: iphone-xs` plus the keys to change.
@@ -15,7 +15,7 @@ public struct DevicesCommand: ParsableCommand {
         Examples:
           jetsim devices
           jetsim devices --csv > devices.csv
-        """
+        """)
     )
 
     @Flag(help: "Write CSV instead of a table.")

@@ -8,7 +8,7 @@ public struct GenerateCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate a seeded synthetic workload (apps.csv and trace.csv) from a published-numbers user model.",
-        discussion: """
+        discussion: reflowed("""
         The model (README, "Workloads"): apps from ten category profiles; per user Zipf app popularity, a Markov
         chain of app-to-app switches, sessions on a daily rhythm, engagements of median 30 s (90 % under 4 min),
         calls, background tasks, push and fetch wakes, music and navigation sessions, force-quits, memory growth.
@@ -18,7 +18,7 @@ public struct GenerateCommand: ParsableCommand {
           jetsim generate --users 1 --days 7 --apps 40 --seed 1 --out /tmp/week
           jetsim generate --users 20 --days 3 --apps 60 --seed 7 --per-user --out /tmp/panel
           jetsim run --device iphone-x --apps /tmp/week/apps.csv --trace /tmp/week/trace.csv
-        """
+        """)
     )
 
     @Option(help: "Number of users.") var users = 1

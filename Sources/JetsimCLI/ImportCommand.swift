@@ -3,109 +3,232 @@ import JetsimCore
 import JetsimIO
 import JetsimWorkloads
 
-/// `jetsim import` — real traces and jetsam reports to Jetsim's formats.
+/// `jetsim import FORMAT` — real traces and jetsam reports to Jetsim's formats. Each format is its own subcommand,
+/// so `jetsim import FORMAT --help` documents that format's columns and takes only the options that apply to it.
 public struct ImportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Convert a real usage trace (lsapp, intervals, libcachesim) or an iOS JetsamEvent report to Jetsim's formats.",
-        discussion: """
+        discussion: reflowed("""
         Usage traces become DIR/trace.csv plus DIR/apps.csv for the apps seen (profiles from the name → category
         table in README, "Workloads"), ready for `jetsim run`. A jetsam-event report becomes DIR/apps.csv and
         DIR/device.yaml. Inputs stream in constant memory; .gz files are read transparently. A bad row stops the
         import with its file and line, or, with --skip-bad, is counted and skipped. Usage traces show only the app on
         screen: background audio and navigation exist only with --background-play; --app-overrides corrects the table.
-
-        Formats:
-          lsapp         LSApp TSV: user_id, session_id, timestamp, app_name, event_type (Opened/Closed/User Interaction/Broken)
-          intervals     CSV user,start,end,app (ISO-8601, or epoch seconds or milliseconds: --time-unit)
-          libcachesim   libCacheSim CSV: time, obj-id, obj-size (--csv-fields to remap)
-          jetsam-event  an iOS JetsamEvent report (.ips)
+        `jetsim import FORMAT --help` documents each format's columns.
 
         Examples:
           jetsim import lsapp lsapp.tsv.gz --out /tmp/lsapp --user 17
           jetsim import intervals usage.csv --out /tmp/usage --merge-gap 10
-          jetsim import intervals usage.csv --out /tmp/usage --time-unit s
+          jetsim import intervals usage.csv --out /tmp/usage --columns user=uid,start=begin,end=finish,app=package
           jetsim import intervals usage.csv --out /tmp/usage --background-play 30m --app-overrides my-apps.csv
           jetsim import jetsam-event JetsamEvent-2024-01-05.ips --out /tmp/phone
-        """
+        """),
+        subcommands: [ImportLSAppCommand.self, ImportIntervalsCommand.self, ImportLibCacheSimCommand.self, ImportJetsamEventCommand.self]
     )
 
-    @Argument(help: "Input format: lsapp, intervals, libcachesim or jetsam-event.") var format: String
-    @Argument(help: "The input file (.gz accepted for traces).") var file: String
+    public init() {}
+}
+
+/// What every import takes: the input and the output directory.
+struct ImportInputOptions: ParsableArguments {
+    @Argument(help: "The input file (.gz accepted).") var file: String
     @Option(help: "Output directory.") var out: String
-    @Option(help: "Import one user only (lsapp, intervals).") var user: String?
-    @Option(help: "Seconds within which intervals of the same app merge, and a switch needs no home (intervals).") var mergeGap = "5"
-    @Option(help: "libCacheSim CSV field numbers, e.g. 'time=1,obj-id=2,obj-size=3'.") var csvFields: String?
-    @Option(help: ArgumentHelp("How epoch-number times count (lsapp, intervals): s, ms, or auto (the file's first epoch number decides: 9–11 digits or a decimal point seconds, 12–15 digits milliseconds).", valueName: "auto|s|ms"))
+}
+
+/// The options of the usage-trace formats with users and epoch times (lsapp, intervals).
+struct ImportUsageOptions: ParsableArguments {
+    @Option(help: "Import one user only.") var user: String?
+    @Option(help: ArgumentHelp("How epoch-number times count: s, ms, or auto (the file's first epoch number decides: 9–11 digits or a decimal point seconds, 12–15 digits milliseconds).", valueName: "auto|s|ms"))
     var timeUnit: String?
-    @Option(help: ArgumentHelp("Keep music apps playing (audio) and navigation apps navigating (location) this long after they are left, e.g. 30m, or until opened again (lsapp, intervals; default: never). The category comes from the name table or --app-overrides.", valueName: "duration"))
+    @Option(help: ArgumentHelp("Keep music apps playing (audio) and navigation apps navigating (location) this long after they are left, e.g. 30m, or until opened again (default: never). The category comes from the name table or --app-overrides.", valueName: "duration"))
     var backgroundPlay: String?
-    @Option(help: ArgumentHelp("CSV of per-app corrections: header app,category (optional dirty_mb, growth_mb_per_min); an empty cell keeps the table's value (lsapp, intervals).", valueName: "file"))
+    @Option(help: ArgumentHelp("CSV of per-app corrections: header app,category (optional dirty_mb, growth_mb_per_min); an empty cell keeps the table's value.", valueName: "file"))
     var appOverrides: String?
     @Flag(help: "Skip malformed rows (counted in the output) instead of stopping.") var skipBad = false
 
-    public init() {}
-
-    public func validate() throws {
-        guard ["lsapp", "intervals", "libcachesim", "jetsam-event"].contains(format) else {
-            throw ValidationError("unknown format '\(format)' (lsapp, intervals, libcachesim, jetsam-event)")
-        }
-        // An option that does not apply to the format is an error, never silently ignored.
-        if user != nil, !["lsapp", "intervals"].contains(format) { throw ValidationError("--user applies to lsapp and intervals, not \(format)") }
-        if csvFields != nil, format != "libcachesim" { throw ValidationError("--csv-fields applies to libcachesim, not \(format)") }
-        if let timeUnit {
-            guard EpochUnit(rawValue: timeUnit) != nil else { throw ValidationError("--time-unit must be auto, s or ms, found '\(InputError.excerpt(timeUnit))'") }
-            guard ["lsapp", "intervals"].contains(format) else { throw ValidationError("--time-unit applies to lsapp and intervals, not \(format)") }
-        }
-        for (given, name) in [(backgroundPlay, "--background-play"), (appOverrides, "--app-overrides")] where given != nil {
-            guard ["lsapp", "intervals"].contains(format) else { throw ValidationError("\(name) applies to lsapp and intervals, not \(format)") }
+    func validate() throws {
+        if let timeUnit, EpochUnit(rawValue: timeUnit) == nil {
+            throw ValidationError("--time-unit must be auto, s or ms, found '\(InputError.excerpt(timeUnit))'")
         }
         if let backgroundPlay {
             guard let micros = Durations.micros(backgroundPlay), micros >= 0, micros <= DecimalParser.maxMicros else {
                 throw ValidationError("--background-play takes a duration such as 30m, 1h or 90s (at most 2^60 µs), found '\(InputError.excerpt(backgroundPlay))'")
             }
         }
+    }
+
+    var unit: EpochUnit { timeUnit.flatMap(EpochUnit.init(rawValue:)) ?? .auto }
+
+    /// `--columns` read over `format`'s fields (the format's own names when not given).
+    func columns(_ text: String?, format: ImportColumns) throws(InputError) -> ImportColumns {
+        try text.map { text throws(InputError) in try ImportColumns(parsing: text, format: format) } ?? format
+    }
+}
+
+/// Runs an import of a usage trace into `input.out`: `body` fills the writer; nothing is published when no event came.
+/// `usage` (lsapp, intervals) brings the app overrides and background play.
+private func importTrace(_ input: ImportInputOptions, usage: ImportUsageOptions?, _ body: (ImportWriter) throws -> Void) throws {
+    try reportingErrors {
+        let user = usage?.user
+        let overrides = try usage?.appOverrides.map { path throws(InputError) in try AppOverrides.read(path: path) }
+        let writer = try ImportWriter(directory: input.out, source: input.file)
+        if let overrides { writer.overrides = overrides }
+        writer.backgroundPlayMicros = usage?.backgroundPlay.flatMap(Durations.micros) ?? 0
+        try body(writer)
+        guard writer.rows > 0 else {
+            throw InputError(file: input.file, message: user == nil ? "no events to import" : "no events for user '\(InputError.excerpt(user ?? ""))'")
+        }
+        try writer.commit()
+        let absent = overrides?.apps.filter { !writer.contains(app: $0) } ?? []
+        if !absent.isEmpty {
+            printError("note: \(absent.count) app(s) of --app-overrides are not in the trace: "
+                       + InputError.excerpt(absent.joined(separator: ", "), limit: 200))
+        }
+        print("\(writer.rows) events, \(writer.appCount) apps, \(writer.skipped) rows skipped → \(input.out)/ (trace.csv, apps.csv)")
+    }
+}
+
+/// `jetsim import lsapp`.
+struct ImportLSAppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsapp",
+        abstract: "Import the LSApp dataset (tab-separated app events per user and session).",
+        discussion: reflowed("""
+        Columns, tab-separated, in this order (a header row `user_id ...` is skipped), or found by name in the header
+        with --columns:
+          user_id      the user (--user selects one)
+          session_id   the session; a session's end is a return to the home screen
+          timestamp    ISO-8601 (2018-01-16 06:01:05) or epoch seconds or milliseconds (--time-unit)
+          app_name     the app
+          event_type   Opened, Closed, User Interaction or Broken (skipped)
+        Rows are sorted by user, session and time, as published. A Closed followed by an Opened within the same
+        second is a switch; any other Closed a return home. Users follow one another an hour apart.
+
+        Examples:
+          jetsim import lsapp lsapp.tsv.gz --out /tmp/lsapp --user 17
+          jetsim import lsapp events.tsv --out /tmp/ev --columns user_id=uid,timestamp=when,app_name=package
+        """)
+    )
+
+    @OptionGroup var input: ImportInputOptions
+    @OptionGroup var usage: ImportUsageOptions
+    @Option(help: ArgumentHelp("The header names of this file's columns: user_id, session_id, timestamp, app_name, event_type (any subset; the rest keep their names).",
+                               valueName: "field=name,..."))
+    var columns: String?
+
+    func run() throws {
+        try importTrace(input, usage: usage) { writer in
+            try LSAppImporter.run(path: input.file, writer: writer, user: usage.user, skipBad: usage.skipBad, timeUnit: usage.unit,
+                                  columns: try usage.columns(columns, format: .lsapp))
+        }
+    }
+}
+
+/// `jetsim import intervals`.
+struct ImportIntervalsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intervals",
+        abstract: "Import foreground intervals (CSV: user, start, end, app).",
+        discussion: reflowed("""
+        Columns, found by name in the header row (in any order, among any others), or under this file's own names with
+        --columns:
+          user    the user (--user selects one)
+          start   when the app came to the foreground: ISO-8601 (2024-01-05T10:00:00Z, 2024-01-05 10:00) or epoch
+                  seconds or milliseconds (--time-unit)
+          end     when it left the foreground, in the same form
+          app     the app
+        Rows are sorted by user, then start. Intervals of the same app less than --merge-gap apart merge; a shorter
+        gap between apps is a direct switch, a longer one a return home. Users follow one another an hour apart.
+
+        Examples:
+          jetsim import intervals usage.csv --out /tmp/usage --merge-gap 10
+          jetsim import intervals usage.csv --out /tmp/usage --time-unit s
+          jetsim import intervals screen.csv --out /tmp/screen --columns user=participant,start=begin,end=finish,app=package
+        """)
+    )
+
+    @OptionGroup var input: ImportInputOptions
+    @OptionGroup var usage: ImportUsageOptions
+    @Option(help: "Seconds within which intervals of the same app merge, and a switch needs no home.") var mergeGap = "5"
+    @Option(help: ArgumentHelp("The header names of this file's columns: user, start, end, app (any subset; the rest keep their names).",
+                               valueName: "field=name,..."))
+    var columns: String?
+
+    func validate() throws {
         guard let gap = Array(mergeGap.utf8).withUnsafeBufferPointer({ DecimalParser.scaled($0, unit: Units.microsPerSecond) }), gap >= 0 else {
             throw ValidationError("--merge-gap must be a number of seconds ≥ 0")
         }
     }
 
-    public func run() throws {
+    func run() throws {
+        let gap = Array(mergeGap.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: Units.microsPerSecond) } ?? 0
+        try importTrace(input, usage: usage) { writer in
+            try IntervalsImporter.run(path: input.file, writer: writer, user: usage.user, mergeGapMicros: gap, skipBad: usage.skipBad,
+                                      timeUnit: usage.unit, columns: try usage.columns(columns, format: .intervals))
+        }
+    }
+}
+
+/// `jetsim import libcachesim`.
+struct ImportLibCacheSimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "libcachesim",
+        abstract: "Import a libCacheSim CSV or txt trace: each object an app of its size, each request an open.",
+        discussion: reflowed("""
+        Columns, by number (1-based, --csv-fields to remap), a header row detected:
+          time       seconds (decimals allowed), not decreasing
+          obj-id     a numeric object id: the app
+          obj-size   bytes, > 0: the app's footprint (an object keeps its first request's size, as in libCacheSim)
+        A file with one field per row is libCacheSim's txt format: object ids, size 1, one request a second.
+
+        Examples:
+          jetsim import libcachesim requests.csv --out /tmp/req
+          jetsim import libcachesim requests.csv --out /tmp/req --csv-fields time=2,obj-id=1,obj-size=3
+        """)
+    )
+
+    @OptionGroup var input: ImportInputOptions
+    @Option(help: "libCacheSim CSV field numbers, e.g. 'time=1,obj-id=2,obj-size=3'.") var csvFields: String?
+
+    func run() throws {
+        try importTrace(input, usage: nil) { writer in
+            try LibCacheSimImporter.run(path: input.file, writer: writer, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
+        }
+    }
+}
+
+/// `jetsim import jetsam-event`.
+struct ImportJetsamEventCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jetsam-event",
+        abstract: "Import an iOS JetsamEvent report (.ips): the apps it lists and the device it came from.",
+        discussion: reflowed("""
+        Reads the report's one-line JSON header and its JSON body (bug_type 298). Fields used:
+          processes[].name, rpages, purgeable, states   apps (not daemons): footprint = rpages × pageSize; background
+                                                        modes from states (audio, location)
+          memoryStatus.pageSize, memoryPages            the device's memory, with the compressor's pages
+          processes[].reason = per-process-limit       that process's footprint is the per-app limit (else 55 % of RAM)
+        Apps go to DIR/apps.csv, the device to DIR/device.yaml (for `jetsim run --device DIR/device.yaml`).
+
+        Examples:
+          jetsim import jetsam-event JetsamEvent-2024-01-05.ips --out /tmp/phone
+        """)
+    )
+
+    @OptionGroup var input: ImportInputOptions
+
+    func run() throws {
         try reportingErrors {
-            if format == "jetsam-event" {
-                let result = try JetsamEventImporter.parse(path: file)
-                try inReportDirectory(out, replaceable: OutputNames.workload) { staging in
-                    let apps = try AtomicFile(path: staging + "/apps.csv"), device = try AtomicFile(path: staging + "/device.yaml")
-                    try apps.write(WorkloadFiles.catalogCSV(result.apps))
-                    try device.write(result.deviceYAML)
-                    try apps.commit()
-                    try device.commit()
-                }
-                print("\(result.apps.count) apps and a device → \(out)/ (apps.csv, device.yaml)")
-                return
+            let result = try JetsamEventImporter.parse(path: input.file)
+            try inReportDirectory(input.out, replaceable: OutputNames.workload) { staging in
+                let apps = try AtomicFile(path: staging + "/apps.csv"), device = try AtomicFile(path: staging + "/device.yaml")
+                try apps.write(WorkloadFiles.catalogCSV(result.apps))
+                try device.write(result.deviceYAML)
+                try apps.commit()
+                try device.commit()
             }
-            let unit = timeUnit.flatMap(EpochUnit.init(rawValue:)) ?? .auto
-            let overrides = try appOverrides.map { path throws(InputError) in try AppOverrides.read(path: path) }
-            let writer = try ImportWriter(directory: out, source: file)
-            if let overrides { writer.overrides = overrides }
-            writer.backgroundPlayMicros = backgroundPlay.flatMap(Durations.micros) ?? 0
-            switch format {
-            case "lsapp":
-                try LSAppImporter.run(path: file, writer: writer, user: user, skipBad: skipBad, timeUnit: unit)
-            case "intervals":
-                let gap = Array(mergeGap.utf8).withUnsafeBufferPointer { DecimalParser.scaled($0, unit: Units.microsPerSecond) } ?? 0
-                try IntervalsImporter.run(path: file, writer: writer, user: user, mergeGapMicros: gap, skipBad: skipBad, timeUnit: unit)
-            default:
-                try LibCacheSimImporter.run(path: file, writer: writer, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init())
-            }
-            guard writer.rows > 0 else { throw InputError(file: file, message: user == nil ? "no events to import" : "no events for user '\(InputError.excerpt(user ?? ""))'") }
-            try writer.commit()
-            let absent = overrides?.apps.filter { !writer.contains(app: $0) } ?? []
-            if !absent.isEmpty {
-                printError("note: \(absent.count) app(s) of --app-overrides are not in the trace: "
-                           + InputError.excerpt(absent.joined(separator: ", "), limit: 200))
-            }
-            print("\(writer.rows) events, \(writer.appCount) apps, \(writer.skipped) rows skipped → \(out)/ (trace.csv, apps.csv)")
+            print("\(result.apps.count) apps and a device → \(input.out)/ (apps.csv, device.yaml)")
         }
     }
 }

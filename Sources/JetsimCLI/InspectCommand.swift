@@ -8,7 +8,7 @@ public struct InspectCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Describe a trace: events by type, span, users, apps, launches per hour, top apps, reuse distances, working set.",
-        discussion: """
+        discussion: reflowed("""
         The reuse distance of an open is the number of distinct apps opened since the previous open of the same app:
         an LRU device that keeps d + 1 apps resumes it. The working set is the number of distinct apps opened per hour.
         --csv prints every number as `section,key,value` rows (stable; the hourly working set in full). A trace whose
@@ -17,7 +17,7 @@ public struct InspectCommand: ParsableCommand {
         Examples:
           jetsim inspect Examples/day/trace.csv
           jetsim inspect requests.csv --format libcachesim --csv > stats.csv
-        """
+        """)
     )
 
     @Argument(help: "The trace to inspect.") var trace: String

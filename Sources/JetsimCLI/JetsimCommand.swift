@@ -12,14 +12,14 @@ public struct JetsimCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "jetsim",
         abstract: "Memory-pressure and jetsam policy simulator: which app should the system kill, and what does it cost the user?",
-        discussion: """
+        discussion: reflowed("""
         Replays app-usage traces on a modelled iOS device (memory, kernel thresholds, per-app limits, compressor,
         the app lifecycle) and reports launches, kills and their cost under an eviction policy.
 
         Examples:
           jetsim run --device iphone-xs --apps Examples/day/apps.csv --trace Examples/day/trace.csv
           jetsim devices
-        """,
+        """),
         version: JetsimVersionInfo.version,
         subcommands: [RunCommand.self, CompareCommand.self, CacheSimCommand.self, PlotCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
     )
@@ -43,13 +43,26 @@ extension JetsimCommand {
             }
             let text = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             if !text.isEmpty {
-                let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
-                let sub = CommandLine.arguments.dropFirst().first { names.contains($0) }
-                let help = sub.map { "jetsim \($0) --help" } ?? "jetsim --help"
+                let help = (["jetsim"] + commandPath(CommandLine.arguments.dropFirst()) + ["--help"]).joined(separator: " ")
                 printError("\(InputError.excerpt(text.hasPrefix("Error: ") ? String(text.dropFirst(7)) : text, limit: 300)) (see '\(help)')")
             }
             terminate(code.rawValue)
         }
+    }
+}
+
+extension JetsimCommand {
+    /// The subcommand names `arguments` lead to, from the root down (`import intervals`), for the usage hint of the
+    /// command that failed: the leading arguments that name a subcommand of the command reached so far, one level each.
+    static func commandPath(_ arguments: ArraySlice<String>) -> [String] {
+        var command: ParsableCommand.Type = JetsimCommand.self
+        var path: [String] = []
+        for argument in arguments {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            command = sub
+        }
+        return path
     }
 }
 

@@ -8,7 +8,7 @@ public struct PoliciesCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "policies",
         abstract: "List every eviction policy with a one-line description and its parameters and defaults.",
-        discussion: """
+        discussion: reflowed("""
         Built-in policies take parameters on the command line: --policy 'cost:alpha=0.5,half_life_h=12'.
         Policy files (YAML, see Policies/README.md) are given as a path or found by name: first in --policy-dir, then
         among the files of Policies/ built into jetsim (found from any directory). Each row says where it came from.
@@ -16,7 +16,7 @@ public struct PoliciesCommand: ParsableCommand {
         Examples:
           jetsim policies
           jetsim policies --policy-dir ~/my-policies
-        """
+        """)
     )
 
     @OptionGroup var policyDirectory: PolicyDirectoryOption

@@ -13,7 +13,7 @@ public struct RunCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Replay a usage trace on a device under one eviction policy and write CSV reports.",
-        discussion: """
+        discussion: reflowed("""
         Writes summary.csv, kills.csv, apps.csv and timeseries.csv (and events.csv with --events) into the output
         directory, each file atomically. Formats and columns: Reports/README.md.
 
@@ -26,7 +26,7 @@ public struct RunCommand: ParsableCommand {
 
         Real-memory mode (--backing jemalloc) backs every app's memory with real allocations in its own jemalloc
         arena, scaled down, and also writes live.csv: modelled against measured bytes per app at every sample.
-        """
+        """)
     )
 
     @Option(help: "Device: a preset (see `jetsim devices`) or a device file (.yaml/.json).")
@@ -107,6 +107,7 @@ public struct RunCommand: ParsableCommand {
     private func execute() throws {
         // First, before any output: real-memory mode may need to re-execute this process to load jemalloc.
         if backing != "model" { try Jemalloc.loadRelaunchingIfNeeded() }
+        if !quiet { noteDecimalUnits(option: "--device", sizes: cacheCapacities([device])) }
         let deviceValue = try deviceAdjustments.apply(to: try DeviceSource.resolve(device))
         let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
                                                 policiesDirectory: try policyDirectory.path())

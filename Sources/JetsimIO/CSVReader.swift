@@ -3,15 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CZlib
 
 /// A streaming RFC 4180 reader over bytes: quoted fields (with `""` escapes and embedded newlines), LF or CRLF
 /// line ends, a UTF-8 byte order mark at the start ignored, blank lines and lines starting with `#` skipped.
 /// Bounded memory: one read buffer and one row of at most `InputLimits.maxLineBytes` (a longer row is an error).
 ///
 /// Fields are exposed as byte buffers valid until the next `nextRow()`; nothing is decoded into `String`
-/// unless asked (`string(_:)`). Gzip-compressed files (recognised by their magic bytes) are read transparently,
-/// and a truncated or corrupt stream is an error, never a shorter file. Pipes and devices are read once, as streams.
+/// unless asked (`string(_:)`). Gzip- and zstd-compressed files (recognised by their magic bytes: `InputFile`) are
+/// read transparently, and a truncated or corrupt stream is an error, never a shorter file. Pipes and devices are read once, as streams.
 public final class CSVReader {
     public let path: String
     /// All scanning state lives in a struct mutated through one call per row: accesses inside it are checked
@@ -23,23 +22,7 @@ public final class CSVReader {
     public init(path source: String, name: String? = nil, bufferSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) throws(InputError) {
         let path = name ?? source
         self.path = path
-        try InputLimits.checkReadable(source, file: path)
-        let descriptor = open(source, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
-        }
-        var magic: (UInt8, UInt8) = (0, 0)
-        let isGzip = withUnsafeMutableBytes(of: &magic) { pread(descriptor, $0.baseAddress, 2, 0) } == 2 && magic == (0x1f, 0x8b)
-        var gz: gzFile?
-        var fd = descriptor
-        if isGzip {
-            close(descriptor)
-            fd = -1
-            gz = gzopen(source, "rb")
-            guard gz != nil else { throw InputError(file: path, message: "cannot open the gzip file", exitCode: InputError.noInput) }
-            gzbuffer(gz, 1 << 17)
-        }
-        scanner = RowScanner(path: path, fd: fd, gz: gz, delimiter: delimiter, bufferSize: max(bufferSize, 16))
+        scanner = RowScanner(path: path, input: try InputFile(path: source, name: path), delimiter: delimiter, bufferSize: max(bufferSize, 16))
     }
 
     /// Reads CSV text already in memory (`name` stands for the file in messages).
@@ -50,13 +33,11 @@ public final class CSVReader {
     /// Reads CSV bytes already in memory (`name` stands for the file in messages).
     public init(bytes: [UInt8], name: String, delimiter: UInt8 = UInt8(ascii: ",")) {
         path = name
-        scanner = RowScanner(path: name, fd: -1, gz: nil, delimiter: delimiter, bufferSize: 16)
+        scanner = RowScanner(path: name, input: nil, delimiter: delimiter, bufferSize: 16)
         scanner.buffer = bytes
         scanner.limit = scanner.buffer.count
         scanner.atEOF = true
     }
-
-    deinit { scanner.close() }
 
     /// UTF-8's byte order mark, EF BB BF, skipped at the start of every text input.
     public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -91,20 +72,11 @@ public final class CSVReader {
     public func nextRow() throws(InputError) -> Bool { try scanner.nextRow() }
 }
 
-@inline(__always)
-private func closeDescriptor(_ fd: Int32) {
-    #if canImport(Glibc)
-    _ = Glibc.close(fd)
-    #else
-    _ = Darwin.close(fd)
-    #endif
-}
-
 /// The reader's state and its byte loop.
 struct RowScanner {
     let path: String
-    var fd: Int32
-    var gz: gzFile?
+    /// The file's decompressed bytes; nil for bytes given in memory.
+    let input: InputFile?
     let delimiter: UInt8
     var buffer: [UInt8]
     var position = 0
@@ -117,21 +89,13 @@ struct RowScanner {
     /// False until the first row has looked for a byte order mark.
     var pastStart = false
 
-    init(path: String, fd: Int32, gz: gzFile?, delimiter: UInt8, bufferSize: Int) {
+    init(path: String, input: InputFile?, delimiter: UInt8, bufferSize: Int) {
         self.path = path
-        self.fd = fd
-        self.gz = gz
+        self.input = input
         self.delimiter = delimiter
         buffer = [UInt8](repeating: 0, count: bufferSize)
         row.reserveCapacity(256)
         fieldEnds.reserveCapacity(32)
-    }
-
-    mutating func close() {
-        if let gz { gzclose(gz) }
-        if fd >= 0 { closeDescriptor(fd) }
-        gz = nil
-        fd = -1
     }
 
     private mutating func refill() throws(InputError) -> Bool {
@@ -153,15 +117,8 @@ struct RowScanner {
         }
         if limit == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
         let filled = limit
-        let (gz, fd) = (self.gz, self.fd)
-        let n = buffer.withUnsafeMutableBytes { raw -> Int in
-            if let gz { return Int(gzread(gz, raw.baseAddress! + filled, UInt32(min(raw.count - filled, 1 << 30)))) }
-            return read(fd, raw.baseAddress! + filled, raw.count - filled)
-        }
-        if n < 0 || (n == 0 && gz != nil) {
-            let why = gz.flatMap(gzipProblem) ?? (n < 0 ? "read failed: \(String(cString: strerror(errno)))" : nil)
-            if let why { throw InputError(file: path, line: nextLineNumber, message: why, exitCode: InputError.dataError) }
-        }
+        guard let input else { atEOF = true; return false }
+        let n = try input.read(into: &buffer, from: filled, line: nextLineNumber)
         if n == 0 { atEOF = true; return false }
         limit += n
         return true
@@ -239,29 +196,22 @@ struct RowScanner {
     }
 }
 
-/// A whole (small) file's bytes, decompressed when it is gzip; nil when it cannot be read, is not a regular file or
-/// a stream, its gzip data is truncated or corrupt, or it holds more than `InputLimits.maxWholeFileBytes`.
+/// A whole (small) file's bytes, decompressed when it is gzip or zstd; nil when it cannot be read, is not a regular
+/// file or a stream, its compressed data is truncated or corrupt, or it holds more than `InputLimits.maxWholeFileBytes`.
 public func readWholeFile(_ path: String) -> [UInt8]? {
     try? readWholeFile(checking: path)
 }
 
-/// A whole (small) file's bytes, decompressed when it is gzip, or the error saying why not: unreadable or not a
-/// regular file or stream (exit 66), truncated or corrupt gzip data, or more than `InputLimits.maxWholeFileBytes` (65).
+/// A whole (small) file's bytes, decompressed when it is gzip or zstd, or the error saying why not: unreadable or not a
+/// regular file or stream (exit 66), truncated or corrupt compressed data, or more than `InputLimits.maxWholeFileBytes` (65).
 public func readWholeFile(checking path: String) throws(InputError) -> [UInt8] {
-    try InputLimits.checkReadable(path, file: path)
-    guard let gz = gzopen(path, "rb") else {   // zlib reads plain files as they are
-        throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
-    }
-    defer { gzclose(gz) }
+    let input = try InputFile(path: path)
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-        let n = chunk.withUnsafeMutableBytes { gzread(gz, $0.baseAddress, UInt32($0.count)) }
-        if n <= 0 {
-            if let problem = gzipProblem(gz) { throw InputError(file: path, message: problem) }
-            return out
-        }
-        out.append(contentsOf: chunk[0..<Int(n)])
+        let n = try input.read(into: &chunk, from: 0)
+        if n == 0 { return out }
+        out.append(contentsOf: chunk[0..<n])
         if out.count > InputLimits.maxWholeFileBytes {
             throw InputError(file: path, message: "is larger than \(InputLimits.maxWholeFileBytes >> 20) MiB, the most read whole")
         }

@@ -85,7 +85,7 @@ public enum DeviceFile {
         var device: Device
         if let base = try scalar("base") {
             guard let preset = DevicePresets.named(base) else {
-                throw fail("base", "unknown device '\(InputError.excerpt(base))' (presets: \(DevicePresets.names.joined(separator: ", ")))")
+                throw fail("base", "unknown device '\(InputError.excerpt(base))'\(NameSuggestion.hint(for: base, among: DevicePresets.names)) (presets: \(DevicePresets.names.joined(separator: ", ")))")
             }
             device = preset
             if let ram = try size("ram_mb") {

@@ -190,7 +190,8 @@ public struct ExperimentConfig: Sendable, Equatable {
         func cut(_ s: String) -> String { InputError.excerpt(s) }
         switch error {
         case let .malformed(text, why): return "policy '\(cut(text))': \(InputError.excerpt(why, limit: 120))"
-        case let .unknownPolicy(name, known): return "unknown policy '\(cut(name))' (known: \(known.joined(separator: ", ")))"
+        case let .unknownPolicy(name, known):
+            return "unknown policy '\(cut(name))'\(NameSuggestion.hint(for: name, among: known)) (known: \(known.joined(separator: ", ")))"
         case let .unknownParameter(policy, parameter, known):
             return "policy '\(cut(policy))' has no parameter '\(cut(parameter))' (parameters: \(known.joined(separator: ", ")))"
         case let .badValue(policy, parameter, value, expected):

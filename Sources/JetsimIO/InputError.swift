@@ -41,6 +41,8 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let usage: Int32 = 64
     public static let dataError: Int32 = 65
     public static let noInput: Int32 = 66
+    /// A library the input needs is not installed (EX_UNAVAILABLE): libzstd for a `.zst` trace.
+    public static let unavailable: Int32 = 69
     public static let cannotCreate: Int32 = 73
 
     /// PATH_MAX: no longer name can be opened, so none is echoed whole.

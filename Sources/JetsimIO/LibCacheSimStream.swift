@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CZlib
 import JetsimCore
 
 /// Requests read from a trace, a batch at a time, in storage reused from batch to batch.
@@ -38,34 +37,58 @@ public struct RequestBatch {
     }
 }
 
+/// libCacheSim's trace formats: text (CSV, or txt with one object id per line, told apart by the first row) or the
+/// binary `oracleGeneral`.
+public enum LibCacheSimFormat: String, Sendable, CaseIterable {
+    case csv
+    case oracleGeneral
+
+    /// The format libCacheSim's file naming gives `path`: `oracleGeneral` for names holding `.oracleGeneral`
+    /// (`w44.oracleGeneral.bin`, `.oracleGeneral.zst`, `.oracleGeneral.bin.zst`), text otherwise.
+    public static func named(path: String) -> LibCacheSimFormat {
+        path.lowercased().contains(".oraclegeneral") ? .oracleGeneral : .csv
+    }
+
+    /// `--trace-format`'s value, in any case: `csv` (also `txt`) or `oracleGeneral` (also `oracleGeneralBin`, libCacheSim's name).
+    public init?(option: String) {
+        switch option.lowercased() {
+        case "csv", "txt": self = .csv
+        case "oraclegeneral", "oraclegeneralbin": self = .oracleGeneral
+        default: return nil
+        }
+    }
+}
+
 /// libCacheSim's trace formats read in one pass at byte level, for cache replays: the same rules and messages as
 /// `LibCacheSimTrace` (fields by 1-based number, header detected, txt format for one-field rows, blank and `#`
-/// lines skipped, gzip read transparently, zero sizes and decreasing times refused with their line) without a
+/// lines skipped, gzip and zstd read transparently, zero sizes and decreasing times refused with their line) without a
 /// catalog pass, and numeric fields only (no quoting, as libCacheSim writes them).
+///
+/// `oracleGeneral` is libCacheSim's binary format: 24-byte little-endian records {uint32 clock_time (s); uint64
+/// obj_id; uint32 obj_size; int64 next_access_vtime} (libCacheSim/traceReader/customizedReader/oracle/oracleGeneralBin.h:9-14,
+/// record size :24, field offsets 0, 4, 12, 16 :38-41, commit 08cc880). next_access_vtime is not used (oracle cannot
+/// stream). Its errors name the record (1-based) and its byte offset.
 public final class LibCacheSimStream {
     public let path: String
     private var scanner: Scanner
 
     /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
-    public init(path source: String, fields: LibCacheSimTrace.Fields = .init(), bufferSize: Int = 1 << 22, name: String? = nil) throws(InputError) {
+    public init(path source: String, fields: LibCacheSimTrace.Fields = .init(), format: LibCacheSimFormat = .csv, bufferSize: Int = 1 << 22,
+                name: String? = nil) throws(InputError) {
         let path = name ?? source
         self.path = path
-        try InputLimits.checkReadable(source, file: path)
-        guard let gz = gzopen(source, "rb") else {
-            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
-        }
-        scanner = Scanner(path: path, gz: gz, fields: fields, bufferSize: max(bufferSize, 64))
+        let input = try InputFile(path: source, name: path)
+        scanner = Scanner(path: path, input: input, fields: fields, binary: format == .oracleGeneral, bufferSize: max(bufferSize, 64))
     }
-
-    deinit { gzclose(scanner.gz) }
 
     /// Distinct objects seen so far.
     public var objectCount: Int { scanner.ids.count }
 
     /// The working set of the trace at `path`: distinct objects and the sum of their sizes (each object's first
     /// request's size), in one pass — what capacities given as a share of the working set are taken of.
-    public static func workingSet(path: String, fields: LibCacheSimTrace.Fields = .init(), name: String? = nil) throws(InputError) -> (objects: Int, bytes: Int) {
-        let stream = try LibCacheSimStream(path: path, fields: fields, name: name)
+    public static func workingSet(path: String, fields: LibCacheSimTrace.Fields = .init(), format: LibCacheSimFormat = .csv,
+                                  name: String? = nil) throws(InputError) -> (objects: Int, bytes: Int) {
+        let stream = try LibCacheSimStream(path: path, fields: fields, format: format, name: name)
         var batch = RequestBatch()
         var seen: [Bool] = []
         var bytes = 0
@@ -92,8 +115,10 @@ public final class LibCacheSimStream {
     /// The byte loop and its state, in a struct so field accesses are not exclusivity-checked per byte.
     struct Scanner {
         let path: String
-        let gz: gzFile
+        let input: InputFile
         let fields: LibCacheSimTrace.Fields
+        /// `oracleGeneral` records rather than text lines.
+        let binary: Bool
         var ids = ObjectIDTable()
         var buffer: [UInt8]
         var position = 0
@@ -107,10 +132,11 @@ public final class LibCacheSimStream {
         /// False until the first fill has looked for a UTF-8 byte order mark (skipped).
         var pastStart = false
 
-        init(path: String, gz: gzFile, fields: LibCacheSimTrace.Fields, bufferSize: Int) {
+        init(path: String, input: InputFile, fields: LibCacheSimTrace.Fields, binary: Bool, bufferSize: Int) {
             self.path = path
-            self.gz = gz
+            self.input = input
             self.fields = fields
+            self.binary = binary
             buffer = [UInt8](repeating: 0, count: bufferSize)
         }
 
@@ -122,21 +148,20 @@ public final class LibCacheSimStream {
                 throw InputLimits.lineTooLong(file: path, line: line + 1)
             }
             if remaining == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }   // a long line
-            let (from, gz) = (position, self.gz)
-            let n = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                if remaining > 0 && from > 0 { memmove(base, base + from, remaining) }
-                return Int(gzread(gz, base + remaining, UInt32(min(raw.count - remaining, 1 << 30))))
+            let from = position
+            buffer.withUnsafeMutableBytes { raw in
+                if remaining > 0 && from > 0, let base = raw.baseAddress { memmove(base, base + from, remaining) }
             }
+            let n = try input.read(into: &buffer, from: remaining, line: binary ? nil : line + 1)
             position = 0
             limit = remaining
-            if n <= 0, let problem = gzipProblem(gz) { throw InputError(file: path, line: line + 1, message: problem) }
             if n <= 0 { atEOF = true; return false }
             limit += n
             return true
         }
 
         mutating func fill(_ batch: inout RequestBatch) throws(InputError) {
+            if binary { return try fillRecords(&batch) }
             if !pastStart {
                 pastStart = true
                 while limit - position < 3, try refill() {}
@@ -163,6 +188,41 @@ public final class LibCacheSimStream {
                 defer { position = min(lineEnd + 1, limit) }
                 try parseLine(from: position, to: end, into: &batch)
             }
+        }
+
+        /// The size of an `oracleGeneral` record (oracleGeneralBin.h:24).
+        static let recordBytes = 24
+
+        /// `oracleGeneral` records into `batch`: time, id and size little-endian at offsets 0, 4 and 12.
+        private mutating func fillRecords(_ batch: inout RequestBatch) throws(InputError) {
+            while batch.count < batch.capacity {
+                if limit - position < Self.recordBytes {
+                    if try refill() { continue }
+                    guard limit == position else {
+                        throw InputError(file: path, message: "the file ends inside record \(requestIndex + 1) (byte offset \(requestIndex * Self.recordBytes)): "
+                                         + "\(limit - position) of its \(Self.recordBytes) bytes (an oracleGeneral trace is 24-byte records)")
+                    }
+                    return
+                }
+                let (seconds, id, size) = buffer.withUnsafeBytes { raw in
+                    (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)),
+                     UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 4, as: UInt64.self)),
+                     UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 12, as: UInt32.self)))
+                }
+                position += Self.recordBytes
+                requestIndex += 1
+                let time = Int(seconds) * Units.microsPerSecond
+                guard size > 0 else { throw recordError("obj_size", "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)") }
+                guard time >= lastTime else { throw recordError("clock_time", "times must not decrease") }
+                lastTime = time
+                guard let object = ids.number(id) else { throw recordError("obj_id", "more than \(Int32.max) distinct objects") }
+                batch.append(object, size: Int(size), time: time)
+            }
+        }
+
+        /// What is wrong with the record just read, located by its number (1-based) and byte offset.
+        private func recordError(_ field: String, _ message: String) -> InputError {
+            InputError(file: path, field: field, message: "record \(requestIndex) (byte offset \((requestIndex - 1) * Self.recordBytes)): \(message)")
         }
 
         /// One line `[from, to)` (its `\n` excluded): a request, or nothing for a header, blank or comment line.

@@ -56,7 +56,7 @@ public final class ReadOnceInput {
         defer { close(output) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
-        var isGzip: Bool?         // decided by the first two bytes; a gzip stream has no lines to bound
+        var isCompressed: Bool?   // decided by the first bytes; a compressed stream has no lines to bound
         var sinceLineEnd = 0
         while true {
             let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
@@ -67,8 +67,8 @@ public final class ReadOnceInput {
             guard total <= Self.maxCopyBytes else {
                 throw InputError(file: name, message: "the stream delivers more than \(Self.maxCopyBytes >> 30) GiB; save it to a file first")
             }
-            if isGzip == nil && total >= 2 { isGzip = chunk[0] == 0x1f && chunk[1] == 0x8b }
-            if isGzip != true {
+            if isCompressed == nil { isCompressed = InputFile.Compression(magic: chunk[0..<n]) != .none }
+            if isCompressed != true {
                 let lastEnd = chunk[..<n].lastIndex(of: UInt8(ascii: "\n"))
                 sinceLineEnd = lastEnd.map { n - 1 - $0 } ?? sinceLineEnd + n
                 if sinceLineEnd > InputLimits.maxLineBytes {

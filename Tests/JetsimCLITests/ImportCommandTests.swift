@@ -78,7 +78,8 @@ func gzipKeeping(_ path: String) throws {
         let usage = try CLI.run(["import", "lsapp", input, "--out", dir + "/u", "--background-play", "soon"])
         #expect(usage.status == 64 && usage.stderr.contains("--background-play takes a duration"), "\(usage.stderr)")
         let wrongFormat = try CLI.run(["import", "libcachesim", input, "--out", dir + "/l", "--app-overrides", dir + "/o.csv"])
-        #expect(wrongFormat.status == 64 && wrongFormat.stderr.contains("--app-overrides applies to lsapp and intervals"), "\(wrongFormat.stderr)")
+        // The libcachesim import has no such option: its subcommand refuses it by name.
+        #expect(wrongFormat.status == 64 && wrongFormat.stderr.contains("--app-overrides"), "\(wrongFormat.stderr)")
     }
 
     @Test func gzipInputIsReadTransparently() throws {
@@ -207,7 +208,7 @@ func gzipKeeping(_ path: String) throws {
         let told = try CLI.run(["import", "intervals", dir + "/a.csv", "--out", dir + "/a", "--time-unit", "s"])
         #expect(told.status == 0, "\(told.stderr)")
         let misplaced = try CLI.run(["import", "libcachesim", dir + "/a.csv", "--out", dir + "/l", "--time-unit", "s"])
-        #expect(misplaced.status == 64 && misplaced.stderr.contains("--time-unit applies to lsapp and intervals"))
+        #expect(misplaced.status == 64 && misplaced.stderr.contains("Unknown option '--time-unit'"), "\(misplaced.stderr)")   // libcachesim has no such option
         try "user,start,end,app\na,2024-02-30T10:00:00Z,2024-02-30T10:01:00Z,Maps\n".write(toFile: dir + "/d.csv", atomically: true, encoding: .utf8)
         #expect(try CLI.run(["import", "intervals", dir + "/d.csv", "--out", dir + "/d"]).status == 65, "30 February")
     }

@@ -16,10 +16,12 @@ struct CLI {
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    static func run(_ arguments: [String], in directory: String = packageRoot) throws -> Result {
+    /// `environment` adds to (or overrides) this process's variables.
+    static func run(_ arguments: [String], in directory: String = packageRoot, environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = arguments
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

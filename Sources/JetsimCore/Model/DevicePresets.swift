@@ -32,9 +32,10 @@ public enum DevicePresets {
 
     public static var names: [String] { rows.map(\.name) }
 
-    /// The preset named `name`, or nil.
+    /// The preset named `name` in any case (`iPhone-X` is `iphone-x`), or nil.
     public static func named(_ name: String) -> Device? {
-        rows.first(where: { $0.name == name }).map(device)
+        let lower = name.lowercased()
+        return rows.first(where: { $0.name == lower }).map(device)
     }
 
     private static func device(_ row: Row) -> Device {

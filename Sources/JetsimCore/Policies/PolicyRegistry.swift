@@ -40,7 +40,11 @@ public enum PolicyRegistry {
         plain("oracle", "offline optimum (Belady): farthest next use first", .needsFuture) { _ in OraclePolicy() },
     ]
 
-    public static func entry(named name: String) -> Entry? { builtIns.first { $0.name == name } }
+    /// The built-in named `name`, in any case (`LRU` is `lru`).
+    public static func entry(named name: String) -> Entry? {
+        let lower = name.lowercased()
+        return builtIns.first { $0.name == lower }
+    }
 
     /// The built-in policy a spec such as `xnu` or `cost:alpha=0.5` names.
     public static func make(_ spec: PolicySpec, environment: PolicyEnvironment) throws(PolicySpecError) -> any EvictionPolicy {
@@ -51,7 +55,8 @@ public enum PolicyRegistry {
     }
 }
 
-/// A policy named on the command line: `name` or `name:key=value,key=value`.
+/// A policy named on the command line: `name` or `name:key=value,key=value` (`;` separates parameters as well as
+/// `,`, so a spec can sit in a comma-separated list: `cost:alpha=0.5;half_life_h=12,lru`).
 public struct PolicySpec: Sendable, Equatable {
     public var name: String
     public var parameters: [String: String]
@@ -67,7 +72,7 @@ public struct PolicySpec: Sendable, Equatable {
         guard !name.isEmpty else { throw .malformed(text, "the policy name is empty") }
         parameters = [:]
         guard parts.count == 2 else { return }
-        for item in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
+        for item in parts[1].split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," || $0 == ";" }) {
             let kv = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard kv.count == 2, !kv[0].isEmpty, !kv[1].isEmpty else {
                 throw .malformed(text, "expected key=value, found '\(item)'")
@@ -77,7 +82,25 @@ public struct PolicySpec: Sendable, Equatable {
             parameters[key] = String(kv[1])
         }
     }
+
+    /// A comma-separated list of policies (`--policies`) as its specs: `cost:alpha=0.5;half_life_h=12,lru` and
+    /// `cost:alpha=0.5,half_life_h=12,lru` are both `cost` with two parameters, then `lru`. An item `key=value` (no
+    /// `:`, no `/`) continues the parameters of the spec before it; a policy name never holds `=`.
+    public static func list(_ text: String) -> [String] {
+        var specs: [String] = []
+        for raw in text.split(separator: ",") {
+            let item = String(raw.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            guard !item.isEmpty else { continue }
+            if item.contains("="), !item.contains(":"), !item.contains("/"), let last = specs.last, last.contains(":") {
+                specs[specs.count - 1] = last + "," + item
+            } else {
+                specs.append(item)
+            }
+        }
+        return specs
+    }
 }
+
 
 public enum PolicySpecError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(String, String)
@@ -88,7 +111,8 @@ public enum PolicySpecError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case let .malformed(text, why): "policy '\(text)': \(why)"
-        case let .unknownPolicy(name, known): "unknown policy '\(name)' (known: \(known.joined(separator: ", ")))"
+        case let .unknownPolicy(name, known):
+            "unknown policy '\(name)'\(NameSuggestion.hint(for: name, among: known)) (known: \(known.joined(separator: ", ")))"
         case let .unknownParameter(policy, parameter, known):
             "policy '\(policy)' has no parameter '\(parameter)' (parameters: \(known.joined(separator: ", ")))"
         case let .badValue(policy, parameter, value, expected):

@@ -1,6 +1,7 @@
 import JetsimCore
 
-/// Imports generic foreground intervals (CSV `user,start,end,app`; times ISO-8601 or epoch numbers in `timeUnit`), sorted
+/// Imports generic foreground intervals (CSV with the header `user,start,end,app`, or the file's own names mapped by
+/// `columns`, in any order among other columns; times ISO-8601 or epoch numbers in `timeUnit`), sorted
 /// by user then start. Consecutive intervals of the same app less than `mergeGap` apart merge into one; a gap
 /// of at most `mergeGap` between different apps is a direct switch, a longer one a `home`. Users follow one
 /// another an hour apart. Streams with one interval of lookahead.
@@ -9,28 +10,26 @@ import JetsimCore
 /// imported trace, users one after another, within 2^60 µs; a row past either is refused with its line and field.
 public enum IntervalsImporter {
     public static func run(path: String, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool,
-                           timeUnit: EpochUnit = .auto) throws(InputError) {
-        try run(CSVReader(path: path), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad, timeUnit: timeUnit)
+                           timeUnit: EpochUnit = .auto, columns: ImportColumns = .intervals) throws(InputError) {
+        try run(CSVReader(path: path), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad, timeUnit: timeUnit,
+                columns: columns)
     }
 
     /// The same over bytes in memory (`name` stands for the file in messages); reads and writes no file.
     public static func run(bytes: [UInt8], name: String, writer: ImportWriter, user onlyUser: String? = nil,
-                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false, timeUnit: EpochUnit = .auto) throws(InputError) {
+                           mergeGapMicros: Int = 5 * Units.microsPerSecond, skipBad: Bool = false, timeUnit: EpochUnit = .auto,
+                           columns: ImportColumns = .intervals) throws(InputError) {
         try run(CSVReader(bytes: bytes, name: name), writer: writer, user: onlyUser, mergeGapMicros: mergeGapMicros, skipBad: skipBad,
-                timeUnit: timeUnit)
+                timeUnit: timeUnit, columns: columns)
     }
 
     static func run(_ reader: CSVReader, writer: ImportWriter, user onlyUser: String?, mergeGapMicros: Int, skipBad: Bool,
-                    timeUnit: EpochUnit) throws(InputError) {
+                    timeUnit: EpochUnit, columns: ImportColumns = .intervals) throws(InputError) {
         let path = reader.path
         var timestamps = Timestamps(unit: timeUnit)
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header user,start,end,app)") }
-        let header = reader.strings().map(\.trimmingSpaces)
-        guard let u = header.firstIndex(of: "user"), let s = header.firstIndex(of: "start"), let e = header.firstIndex(of: "end"),
-              let a = header.firstIndex(of: "app") else {
-            throw InputError(file: path, line: reader.lineNumber,
-                             message: "expected the header user,start,end,app, found '\(InputError.excerpt(header.joined(separator: ",")))'")
-        }
+        let positions = try columns.positions(in: reader.strings(), file: path, line: reader.lineNumber)
+        let (u, s, e, a) = (positions[0], positions[1], positions[2], positions[3])
         var current: (user: String, start: Int, end: Int, app: String)?
         var offset = 0, base = 0
         var previousUser: String?
