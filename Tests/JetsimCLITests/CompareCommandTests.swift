@@ -85,7 +85,25 @@ import Testing
         #expect(mean == 5)
         #expect(abs(half - 1.7875) < 0.001)
         #expect(CompareReports.meanAndInterval([3]).halfWidth == 0)
-        #expect(abs(CompareReports.meanAndInterval([1, 3]).halfWidth - 12.706) < 1e-9)   // s = √2, n = 2
+        #expect(abs(CompareReports.meanAndInterval([1, 3]).halfWidth - 12.7062) < 1e-9)   // s = √2, n = 2
+    }
+
+    /// Issue 20: beyond 30 degrees of freedom the quantile was 1.96 (too narrow by 4 % at 31). Reference values:
+    /// scipy.stats.t.ppf(0.975, df), to five decimals.
+    @Test(arguments: [(30, 2.04227), (31, 2.03951), (35, 2.03011), (40, 2.02108), (50, 2.00856), (60, 2.00030), (80, 1.99006),
+                      (120, 1.97993), (200, 1.97190), (1000, 1.96234), (1_000_000, 1.95997)])
+    func studentQuantilesMatchTheTablesForAnyDegreesOfFreedom(df: Int, expected: Double) {
+        #expect(abs(CompareReports.studentT95(degreesOfFreedom: df) - expected) < 1e-4, "df \(df)")
+    }
+
+    @Test func theQuantileFallsToTheNormalOneAndNeverBelow() {
+        var previous = Double.infinity
+        for df in 1...10_000 {
+            let t = CompareReports.studentT95(degreesOfFreedom: df)
+            #expect(t < previous && t > 1.959964, "df \(df)")
+            previous = t
+        }
+        #expect(abs(CompareReports.studentT95(degreesOfFreedom: Int.max) - 1.959964) < 1e-6)
     }
 
     @Test func warmupExcludesTheStartButTheSimulationStillRunsIt() throws {
