@@ -140,25 +140,19 @@ public enum CompareReports {
                 c < 2 ? cells[c].padding(toLength: w, withPad: " ", startingAt: 0) : String(repeating: " ", count: w - cells[c].count) + cells[c]
             }.joined(separator: "  ")
         }
-        return ([line(header)] + rows.map(line) + notes(rows, header: header, grid: grid)).joined(separator: "\n") + "\n"
+        return ([line(header)] + rows.map(line) + notes(grid: grid)).joined(separator: "\n") + "\n"
     }
 
     /// The console's notes under the table: which intervals are 0 by construction, and which rows are heuristics.
-    static func notes(_ rows: [[String]], header: [String], grid: Grid) -> [String] {
-        guard let policyColumn = header.firstIndex(of: "policy"), let kindColumn = header.firstIndex(of: "kind"),
-              let overColumn = header.firstIndex(of: "ci95_over") else { return [] }
-        func policies(_ keep: ([String]) -> Bool) -> [String] {
-            var seen: [String] = []
-            for row in rows where keep(row) && !seen.contains(row[policyColumn]) { seen.append(row[policyColumn]) }
-            return seen
-        }
+    static func notes(grid: Grid) -> [String] {
+        let policies = grid.policies.compactMap { name in grid.devices.lazy.compactMap { grid.runs[$0]?[name]?.first?.policy }.first }
         var notes: [String] = []
-        let fixed = policies { $0[overColumn] == "none" }
+        let fixed = policies.filter { varied($0.capabilities, seeds: grid.seeds, workloads: grid.workloads) == "none" }.map(\.name)
         if grid.seeds > 1 && grid.workloads == 1 && !fixed.isEmpty {
-            notes.append("note: ci95 is over seeds, and seeds move only randomized policies: \(fixed.joined(separator: ", ")) "
-                         + "ran identically for every seed (ci95 0 by construction); --workload-seeds varies the workload")
+            notes.append("note: ci95 is over seeds, and seeds move only randomized policies: \(fixed.joined(separator: ", ")) ran "
+                         + "identically for every seed (ci95 0 by construction, ci95_over none); --workload-seeds varies the workload")
         }
-        let offline = policies { $0[kindColumn] == "offline-heuristic" }
+        let offline = policies.filter { kind($0.capabilities) == "offline-heuristic" }.map(\.name)
         if !offline.isEmpty {
             notes.append("note: \(offline.joined(separator: ", ")) know the future but are heuristics, not bounds: with footprints "
                          + "that differ, an online policy can beat them (a negative delta vs oracle)")
