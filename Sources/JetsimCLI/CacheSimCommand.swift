@@ -19,7 +19,8 @@ public struct CacheSimCommand: ParsableCommand {
         request's size; a miss evicts in the policy's order until the object fits; an object larger than the cache
         is a miss never admitted) without the app lifecycle or per-eviction reports, so a 10-million-request trace
         takes about a second. Misses and evictions equal the full engine's (tested) and libCacheSim's for lru and
-        fifo (Tests/CrossCheck). Every policy but oracle (which needs the whole trace in advance) can replay.
+        fifo (Tests/CrossCheck). Every policy but oracle and belady-size (which need the whole trace in advance) can
+        replay.
 
         Examples:
           jetsim cachesim --trace requests.csv --capacity 1GiB --policy lru

@@ -3,8 +3,10 @@ import Dispatch
 import Foundation
 import JetsimCore
 import JetsimIO
+import JetsimWorkloads
 
-/// `jetsim compare` — a policy × device × seed grid on one workload, in parallel, with comparison reports.
+/// `jetsim compare` — a policy × device × seed grid on one workload (or on several generated ones), in parallel, with
+/// comparison reports.
 public struct CompareCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "compare",
@@ -18,10 +20,16 @@ public struct CompareCommand: ParsableCommand {
         kills), report.html (the charts; redraw with `jetsim plot`) and manifest.json (inputs, hashes, versions);
         prints compare.csv as a table.
 
+        --seeds moves only randomized policies (random): a deterministic policy runs identically for every seed, so its
+        confidence interval over seeds is 0 by construction (compare.csv says so in ci95_over). --workload-seeds instead
+        generates one workload per seed in memory (jetsim generate's model, with --generate's settings; no files), runs
+        the grid on each, and takes means and intervals across them.
+
         Examples:
           jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru,largest,cost,oracle --devices iphone-x,iphone-11 --out /tmp/cmp
           jetsim compare --config Examples/experiment.yaml --seeds 1,2,3 --jobs 2
           jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru --devices iphone-x --kernel xnu-10063 --no-freezer
+          jetsim compare --workload-seeds 1-10 --generate days=2,apps=40 --policies xnu,lru,largest --devices iphone-x --out /tmp/ws
         """)
     )
 
@@ -32,7 +40,11 @@ public struct CompareCommand: ParsableCommand {
     @Option(name: [.customLong("policies"), .customLong("policy")],
             help: "Comma-separated policies (built-ins with parameters, policy files); parameters separated by ';' or ',': 'cost:alpha=0.5;half_life_h=12,lru'.") var policies: String?
     @Option(help: "Comma-separated devices (presets, cache:CAPACITY, device files).") var devices: String?
-    @Option(help: "Comma-separated seeds (default 1).") var seeds: String?
+    @Option(help: "Comma-separated seeds (default 1). Only randomized policies draw from them.") var seeds: String?
+    @Option(help: "Generate one workload per seed instead of reading --apps and --trace: a comma list, ranges allowed (1-10).")
+    var workloadSeeds: String?
+    @Option(help: "The generated workloads' model, as generate's options without dashes: users=1,days=2,apps=40,zipf=0.8 (with --workload-seeds).")
+    var generate: String?
     @Option(help: "Parallel jobs (default: the number of cores).") var jobs: Int?
     @Option(help: "Simulated time excluded from the metrics at the start, e.g. 1h, 30m, 90s.") var warmup: String?
     @Option(help: "Write intervals.csv with every metric per interval of simulated time, e.g. 1h.") var interval: String?
@@ -51,17 +63,50 @@ public struct CompareCommand: ParsableCommand {
     struct Plan {
         var apps: String?, trace: String, format: String, policies: [String], devices: [String], seeds: [UInt64]
         var jobs: Int, warmup: Int, interval: Int, baseline: String?, out: String, sampleInterval: Int
+        /// With --workload-seeds: the model and one seed per workload (then `trace` is empty and `apps` nil).
+        var generated: (model: WorkloadModelOptions, seeds: [UInt64])?
+        var workloadCount: Int { generated?.seeds.count ?? 1 }
+    }
+
+    /// At most this many generated workloads: each is generated and simulated in turn, one in memory at a time.
+    static let maxWorkloadSeeds = 10_000
+
+    /// `--workload-seeds`: whole numbers and ranges `a-b`, none twice.
+    static func workloadSeedList(_ text: String) throws -> [UInt64] {
+        var seeds: [UInt64] = []
+        for item in commaSeparated(text) {
+            let bounds = item.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { UInt64($0) }
+            guard let low = bounds.first ?? nil, let high = bounds.last ?? nil, low <= high else {
+                throw ValidationError("--workload-seeds takes whole numbers and ranges such as 1-10, found '\(item)'")
+            }
+            guard high - low < UInt64(maxWorkloadSeeds) - UInt64(seeds.count) else {
+                throw ValidationError("--workload-seeds lists at most \(maxWorkloadSeeds) seeds")
+            }
+            seeds += Array(low...high)
+        }
+        guard !seeds.isEmpty else { throw ValidationError("--workload-seeds needs at least one seed") }
+        guard Set(seeds).count == seeds.count else { throw ValidationError("--workload-seeds must not repeat a seed") }
+        return seeds
     }
 
     func plan() throws -> Plan {
         let file = try config.map { try ExperimentConfig.read(path: $0) } ?? ExperimentConfig()
         try file.checkReferences(policiesDirectory: try policyDirectory.path())   // an unknown name in the file is the file's error
         func list(_ text: String?) -> [String]? { text.map(commaSeparated) }
-        guard let trace = trace ?? file.trace else { throw ValidationError("a trace is required (--trace or 'trace' in --config)") }
-        let format = format ?? file.format ?? "jetsim"
+        var generated: (model: WorkloadModelOptions, seeds: [UInt64])?
+        if let workloadSeeds {
+            guard self.trace == nil, self.apps == nil, self.format == nil else {
+                throw ValidationError("--workload-seeds generates the workloads: give no --trace, --apps or --format")
+            }
+            generated = (try generate.map(WorkloadModelOptions.parse(keyValues:)) ?? WorkloadModelOptions(), try Self.workloadSeedList(workloadSeeds))
+        } else if generate != nil {
+            throw ValidationError("--generate sets the model of --workload-seeds' workloads; give --workload-seeds too")
+        }
+        guard let trace = generated != nil ? "" : trace ?? file.trace else { throw ValidationError("a trace is required (--trace or 'trace' in --config)") }
+        let format = generated != nil ? "jetsim" : format ?? file.format ?? "jetsim"
         guard format == "jetsim" || format == "libcachesim" else { throw ValidationError("--format must be 'jetsim' or 'libcachesim'") }
-        let apps = apps ?? file.apps
-        if format == "jetsim" && apps == nil { throw ValidationError("an app catalog is required (--apps or 'apps' in --config)") }
+        let apps = generated != nil ? nil : apps ?? file.apps
+        if format == "jetsim" && apps == nil && generated == nil { throw ValidationError("an app catalog is required (--apps or 'apps' in --config)") }
         let policies = policies.map(PolicySpec.list) ?? file.policies ?? ["xnu"]
         let devices = list(devices) ?? file.devices ?? []
         guard !devices.isEmpty else { throw ValidationError("at least one device is required (--devices or 'devices' in --config)") }
@@ -95,9 +140,12 @@ public struct CompareCommand: ParsableCommand {
         if let chartPolicy, !policies.contains(chartPolicy) { throw ValidationError("--chart-policy '\(chartPolicy)' is not one of the policies") }
         if let chartDevice, !devices.contains(chartDevice) { throw ValidationError("--chart-device '\(chartDevice)' is not one of the devices") }
         if let chartSeed, !seedValues.contains(chartSeed) { throw ValidationError("--chart-seed \(chartSeed) is not one of the seeds") }
+        if let generated, generated.seeds.count > 1, interval ?? file.interval != nil {
+            throw ValidationError("--interval takes one workload: intervals.csv has no column telling --workload-seeds' workloads apart")
+        }
         return Plan(apps: apps, trace: trace, format: format, policies: policies, devices: devices, seeds: seedValues, jobs: jobs,
                     warmup: try duration(warmup ?? file.warmup, "warmup"), interval: try duration(interval ?? file.interval, "interval"),
-                    baseline: baseline, out: out, sampleInterval: try sampleIntervalMicros(sampleInterval))
+                    baseline: baseline, out: out, sampleInterval: try sampleIntervalMicros(sampleInterval), generated: generated)
     }
 
     public func run() throws {
@@ -123,28 +171,64 @@ public struct CompareCommand: ParsableCommand {
         var all: [SimulationResult] { results.compactMap { $0 } }
     }
 
+    /// One workload of the grid: parsed once, shared by all of its cells (with next uses, if any policy needs them).
+    struct Workload: Sendable {
+        var catalog: AppCatalog
+        var events: [TraceEvent]
+        var future: NextUseTable?
+        var labels: RunLabels
+    }
+
+    /// The files the user named, read once (`ReadOnceInput`: pipes are copied, since the inputs are read again to hash
+    /// them into manifest.json).
+    struct WorkloadInputs {
+        var trace: ReadOnceInput?
+        var apps: ReadOnceInput?
+        var readFrom: [String: String] {
+            var paths: [String: String] = [:]
+            for input in [trace, apps].compactMap({ $0 }) { paths[input.name] = input.path }
+            return paths
+        }
+    }
+
+    /// Workload `w`: the trace (and catalog) files, or the `w`-th generated one.
+    private func workload(_ w: Int, _ plan: Plan, _ inputs: WorkloadInputs, needsFuture: Bool) throws -> Workload {
+        let catalog: AppCatalog
+        let events: [TraceEvent]
+        let labels: RunLabels
+        if let generated = plan.generated {
+            let seed = generated.seeds[w]
+            let name = "workload-seed-\(seed)"
+            (catalog, events) = try WorkloadFiles.load(WorkloadGenerator(options: generated.model.options(seed: seed)), name: name)
+            labels = RunLabels(trace: name, tracePath: "generate:seed=\(seed),\(generated.model.keyValues)", appNames: [])
+        } else if plan.format == "libcachesim" {
+            let lcs = try LibCacheSimTrace(path: inputs.trace?.path ?? plan.trace, name: plan.trace)
+            catalog = lcs.catalog
+            var source = EventSource.libCacheSim(lcs)
+            events = try source.readAll()
+            labels = RunLabels(trace: baseName(plan.trace), tracePath: plan.trace, appNames: [])
+        } else {
+            // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
+            catalog = try CatalogFile.read(path: inputs.apps?.path ?? "", name: plan.apps)
+            events = try TraceReader.readAll(path: inputs.trace?.path ?? plan.trace, catalog: catalog, threads: min(plan.jobs, 2), name: plan.trace)
+            labels = RunLabels(trace: baseName(plan.trace), tracePath: plan.trace, appNames: [])
+        }
+        return Workload(catalog: catalog, events: events, future: needsFuture ? NextUseTable(events: events, appCount: catalog.count) : nil,
+                        labels: labels)
+    }
+
     private func execute(_ plan: Plan) throws {
         let started = Date()
         if !quiet { noteDecimalUnits(option: "--devices", sizes: cacheCapacities(plan.devices)) }
         let devices = try plan.devices.map { try deviceAdjustments.apply(to: try DeviceSource.resolve($0)) }
-        // Parse the workload once; every cell shares the dense event array (and next uses, if any policy needs them).
-        let catalog: AppCatalog
-        let events: [TraceEvent]
-        // Pipes are copied once (`ReadOnceInput`): the inputs are read again below, to hash them into manifest.json.
-        let traceInput = try ReadOnceInput(plan.trace)
-        let appsInput = try plan.apps.map { path throws(InputError) in try ReadOnceInput(path) }
-        var readFrom = [traceInput.name: traceInput.path]
-        if let appsInput { readFrom[appsInput.name] = appsInput.path }
-        if plan.format == "libcachesim" {
-            let lcs = try LibCacheSimTrace(path: traceInput.path, name: plan.trace)
-            catalog = lcs.catalog
-            var source = EventSource.libCacheSim(lcs)
-            events = try source.readAll()
-        } else {
-            // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
-            catalog = try CatalogFile.read(path: appsInput?.path ?? "", name: plan.apps)
-            events = try TraceReader.readAll(path: traceInput.path, catalog: catalog, threads: min(plan.jobs, 2), name: plan.trace)
-        }
+        let inputs = plan.generated != nil ? WorkloadInputs()
+            : WorkloadInputs(trace: try ReadOnceInput(plan.trace), apps: try plan.apps.map { path throws(InputError) in try ReadOnceInput(path) })
+        let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
+                                                                        policiesDirectory: try policyDirectory.path()) }
+        let needsFuture = prototypes.contains { $0.descriptor.capabilities.contains(.needsFuture) }
+        // Workloads are loaded and simulated one at a time: only one is ever in memory.
+        let first = try workload(0, plan, inputs, needsFuture: needsFuture)
+        let events = first.events
         if plan.interval > 0, let first = events.first, let last = events.last {
             try TimeWindows.check(trace: plan.trace, spanMicros: last.time - first.time, intervalMicros: plan.interval,
                                   runs: plan.devices.count * plan.policies.count * plan.seeds.count,
@@ -160,12 +244,10 @@ public struct CompareCommand: ParsableCommand {
             printError("note: chart-timeseries.csv samples every \(TimeWindows.seconds(chartSampleInterval)) s, not --sample-interval's "
                        + "\(TimeWindows.seconds(plan.sampleInterval)) s, to stay within \(ChartReport.maxSeriesPoints) points over the run")
         }
-        let prototypes = try plan.policies.map { try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: devices[0]),
-                                                                        policiesDirectory: try policyDirectory.path()) }
-        let future = prototypes.contains { $0.descriptor.capabilities.contains(.needsFuture) }
-            ? NextUseTable(events: events, appCount: catalog.count) : nil
+        // The cells of one workload; workload w's results go to slots w × cells.count + k (workloads outermost).
         let cells = devices.indices.flatMap { d in plan.policies.indices.flatMap { p in plan.seeds.map { Cell(device: d, policy: p, seed: $0) } } }
-        let slots = Slots(count: cells.count)
+        let total = cells.count * plan.workloadCount
+        let slots = Slots(count: total)
         let failure = FailureBox()
         let progress = !quiet && isatty(2) == 1
         let jobs = min(plan.jobs, cells.count)
@@ -175,10 +257,10 @@ public struct CompareCommand: ParsableCommand {
         baseOptions.intervalMicros = plan.interval
         let options = baseOptions
         let lookupDirectory = try policyDirectory.path()
-        let total = cells.count
+        let policyNames = plan.policies
         let report: @Sendable (Int) -> Void = { done in if progress { CompareCommand.printProgress(done, of: total, started: started) } }
-        // The charted cell (the first device, the baseline policy, the first seed unless chosen) is the only one that
-        // keeps its kills and samples; the others keep counters only.
+        // The charted cell (the first workload and device, the baseline policy, the first seed unless chosen) is the only
+        // one that keeps its kills and samples; the others keep counters only.
         let baselineIndex = plan.policies.firstIndex(of: plan.baseline ?? plan.policies[0]) ?? 0
         let chartDeviceName = try chartDevice.map { try DeviceSource.resolve($0).name } ?? devices[0].name
         let chartPolicyIndex = chartPolicy.flatMap { plan.policies.firstIndex(of: $0) } ?? baselineIndex
@@ -192,44 +274,50 @@ public struct CompareCommand: ParsableCommand {
         // cells whose policy scans every resident app at each kill (no ranking key: the slow ones), so that no long
         // cell starts last and leaves a thread idle at the end. The order cannot change a result.
         let scans = prototypes.map { !$0.hasRankingKey }
-        let rest = cells.indices.filter { $0 != chartIndex }
-        let queue = WorkQueue(order: [chartIndex] + rest.filter { scans[cells[$0].policy] } + rest.filter { !scans[cells[$0].policy] })
-        let catalogNames = catalog.profiles.map(\.name)
+        let order = cells.indices.filter { scans[cells[$0].policy] } + cells.indices.filter { !scans[cells[$0].policy] }
         // The staging directory is made before the cells, so the charted cell's thread can write the largest files while
         // the other cells run; a failed grid removes it, and the reports appear only when all are written.
+        var labels: [RunLabels] = []
         try inReportDirectory(plan.out, replaceable: OutputNames.compare) { staging in
             let chart = ChartBox()
-            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-                // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
-                while let k = queue.next() {
-                    let cell = cells[k]
-                    do {
-                        let device = devices[cell.device]
-                        let policy = try PolicySource.make(plan.policies[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
-                                                           policiesDirectory: lookupDirectory)
-                        var cellOptions = options
-                        cellOptions.seed = cell.seed
-                        if k == chartIndex { cellOptions.sampleIntervalMicros = chartSampleInterval }
-                        let result = runCell(policy, device: device, catalog: catalog, events: events, options: cellOptions,
-                                             future: policy.descriptor.capabilities.contains(.needsFuture) ? future : nil,
-                                             keepKillsAndSamples: k == chartIndex)
-                        if k == chartIndex {
-                            let files = try ChartFiles(result, catalogNames: catalogNames)
-                            chart.set(files, written: try files.write(into: staging))
+            for w in 0..<plan.workloadCount {
+                let workload = w == 0 ? first : try self.workload(w, plan, inputs, needsFuture: needsFuture)
+                labels.append(workload.labels)
+                let catalogNames = workload.catalog.profiles.map(\.name)
+                let queue = WorkQueue(order: w == 0 ? [chartIndex] + order.filter { $0 != chartIndex } : order)
+                DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+                    // Cells are taken in turn by whichever thread is free; a cell's result never depends on its thread.
+                    while let k = queue.next() {
+                        let cell = cells[k]
+                        let charted = w == 0 && k == chartIndex
+                        do {
+                            let device = devices[cell.device]
+                            let policy = try PolicySource.make(policyNames[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
+                                                               policiesDirectory: lookupDirectory)
+                            var cellOptions = options
+                            cellOptions.seed = cell.seed
+                            if charted { cellOptions.sampleIntervalMicros = chartSampleInterval }
+                            let result = runCell(policy, device: device, catalog: workload.catalog, events: workload.events, options: cellOptions,
+                                                 future: policy.descriptor.capabilities.contains(.needsFuture) ? workload.future : nil,
+                                                 keepKillsAndSamples: charted)
+                            if charted {
+                                let files = try ChartFiles(result, catalogNames: catalogNames)
+                                chart.set(files, written: try files.write(into: staging))
+                            }
+                            report(slots.set(w * cells.count + k, result))
+                        } catch {
+                            failure.record(error)
                         }
-                        report(slots.set(k, result))
-                    } catch {
-                        failure.record(error)
                     }
                 }
+                if let error = failure.first { throw error }
             }
-            if let error = failure.first { throw error }
-            if progress { CompareCommand.printProgress(cells.count, of: cells.count, started: started, final: true) }
+            if progress { CompareCommand.printProgress(total, of: total, started: started, final: true) }
             guard let chartFiles = chart.files else { throw ValidationError("the charted cell did not run") }
-            try writeReports(plan, into: staging, readFrom: readFrom, results: slots.all, chart: chartFiles, chartWritten: chart.written, devices: devices,
-                             started: started)
+            try writeReports(plan, into: staging, readFrom: inputs.readFrom, results: slots.all, labels: labels, chart: chartFiles,
+                             chartWritten: chart.written, devices: devices, started: started)
         }
-        withExtendedLifetime((traceInput, appsInput)) {}   // their private copies are hashed into manifest.json above
+        withExtendedLifetime(inputs) {}   // their private copies are hashed into manifest.json above
         if !quiet { print("reports: \(plan.out)/ (charts: report.html)") }
     }
 
@@ -244,20 +332,20 @@ public struct CompareCommand: ParsableCommand {
     /// - Parameters:
     ///   - chart: the charted cell's files, drawn when it finished.
     ///   - chartWritten: its CSV files, written under temporary names then and committed here with the others.
-    private func writeReports(_ plan: Plan, into directory: String, readFrom: [String: String], results: [SimulationResult], chart: ChartFiles, chartWritten: [AtomicFile],
-                              devices: [Device], started: Date) throws {
-        let traceName = baseName(plan.trace)
-        let labels = RunLabels(trace: traceName, tracePath: plan.trace, appNames: [])
+    ///   - labels: each workload's, in order; `results` has one run per cell of each workload, workloads outermost.
+    private func writeReports(_ plan: Plan, into directory: String, readFrom: [String: String], results: [SimulationResult], labels: [RunLabels],
+                              chart: ChartFiles, chartWritten: [AtomicFile], devices: [Device], started: Date) throws {
+        let perWorkload = results.count / max(1, labels.count)
         var summary = CSVLine.of(ReportFiles.summaryHeader)
         var intervals = CSVLine.of(ReportFiles.intervalsHeader)
-        for r in results {
-            summary += CSVLine.of(ReportFiles.summaryRow(r, labels: labels))
+        for (k, r) in results.enumerated() {
+            summary += CSVLine.of(ReportFiles.summaryRow(r, labels: labels[k / perWorkload]))
             for row in ReportFiles.intervalRows(r) { intervals += CSVLine.of(row) }
         }
         let names = plan.policies.indices.map { p in results[p * plan.seeds.count].policy.displayName }
         var runs: [String: [String: [SimulationResult]]] = [:]
         for r in results { runs[r.device.name, default: [:]][r.policy.displayName, default: []].append(r) }
-        let grid = CompareReports.Grid(devices: devices.map(\.name), policies: names, runs: runs)
+        let grid = CompareReports.Grid(devices: devices.map(\.name), policies: names, runs: runs, seeds: plan.seeds.count, workloads: plan.workloadCount)
         let baselineName = names[plan.policies.firstIndex(of: plan.baseline ?? plan.policies[0]) ?? 0]
         let oracleName = results.first { $0.policy.name == "oracle" }?.policy.displayName
         let header = CompareReports.compareHeader(hasOracle: oracleName != nil)
@@ -269,18 +357,26 @@ public struct CompareCommand: ParsableCommand {
                                      "interval_s": Double(plan.interval) / 1e6, "baseline": plan.baseline ?? plan.policies[0],
                                      "jobs": plan.jobs, "out": plan.out]
         if let apps = plan.apps { config["apps"] = apps }
+        if let generated = plan.generated {
+            config["trace"] = nil
+            config["workload_seeds"] = generated.seeds.map { NSNumber(value: $0) }
+            config["generate"] = generated.model.keyValues
+        }
         let policyDirectory = try self.policyDirectory.path()
-        let read = [plan.trace] + (plan.apps.map { [$0] } ?? []) + (self.config.map { [$0] } ?? [])
+        let read = (plan.generated == nil ? [plan.trace] : []) + (plan.apps.map { [$0] } ?? []) + (self.config.map { [$0] } ?? [])
             + plan.devices.compactMap(DeviceSource.file) + plan.policies.compactMap { PolicySource.file($0, policiesDirectory: policyDirectory) }
         let inputs = read.map { (name: $0, path: readFrom[$0] ?? $0) }
         let manifest = try CompareReports.manifest(command: CommandLine.arguments, config: config, inputs: inputs,
                                                    policies: plan.policies.indices.map { results[$0 * plan.seeds.count].policy },
                                                    seeds: plan.seeds, started: started, wallSeconds: Date().timeIntervalSince(started))
         var files: [AtomicFile] = []
-        // Chart data: every run's latency distribution, and the time series and kills of the charted cell.
+        // Chart data: every cell's latency distribution (summed over workloads), and the time series and kills of the
+        // charted cell.
         var latency = CSVLine.of(["device", "policy", "seed", "latency_ms", "launches"])
-        for r in results {
-            for (ms, n) in r.measured.launchLatencies.sorted(by: { $0.key < $1.key }) {
+        for (k, r) in results.prefix(perWorkload).enumerated() {
+            var launches: [Int: Int] = [:]
+            for w in labels.indices { launches.merge(results[w * perWorkload + k].measured.launchLatencies, uniquingKeysWith: +) }
+            for (ms, n) in launches.sorted(by: { $0.key < $1.key }) {
                 latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
             }
         }
@@ -295,7 +391,7 @@ public struct CompareCommand: ParsableCommand {
         let page = try AtomicFile(path: directory + "/report.html")
         try page.write(try ChartReport.html(directory: directory, memoryChart: chart.memoryChart))
         try page.commit()
-        if !quiet { print(CompareReports.table(rows, header: header, seeds: plan.seeds.count), terminator: "") }
+        if !quiet { print(CompareReports.table(rows, header: header, grid: grid), terminator: "") }
     }
 }
 

@@ -21,49 +21,18 @@ public struct GenerateCommand: ParsableCommand {
         """)
     )
 
-    @Option(help: "Number of users.") var users = 1
-    @Option(help: "Days of use per user.") var days = 1
-    @Option(help: "Number of apps in the catalog.") var apps = 30
+    @OptionGroup var model: WorkloadModelOptions
     @Option(help: "Seed: everything derives from it.") var seed: UInt64 = 1
     @Option(help: "Output directory.") var out: String
     @Flag(help: "One trace file per user (trace-user-N.csv), each starting at time 0, instead of one trace with users one after another.")
     var perUser = false
-    @Option(help: "Zipf exponent of app popularity.") var zipf = 1.0
-    @Option(help: "Mean sessions per day.") var sessionsPerDay = 50.0
-    @Option(help: "Mean apps used per session.") var appsPerSession = 2.0
-    @Option(help: "Median engagement length, seconds.") var engagementMedian = 30.0
-    @Option(help: "90th-percentile engagement length, seconds.") var engagementP90 = 240.0
-    @Option(help: "Incoming calls (interruptions) per day.") var callsPerDay = 2.0
-    @Option(help: "Push and fetch background wakes per hour.") var pushesPerHour = 1.5
-    @Option(help: "Probability that a session ends with a force-quit.") var forceQuit = 0.02
 
     public init() {}
 
-    public func validate() throws {
-        var options = WorkloadOptions()   // the limits live with the generator they protect (README, "Limits")
-        (options.users, options.days, options.apps) = (users, days, apps)
-        (options.zipfExponent, options.sessionsPerDay, options.appsPerSession) = (zipf, sessionsPerDay, appsPerSession)
-        (options.engagementMedianSeconds, options.engagementP90Seconds) = (engagementMedian, engagementP90)
-        (options.callsPerDay, options.pushesPerHour, options.forceQuitProbability) = (callsPerDay, pushesPerHour, forceQuit)
-        if let problem = options.problem { throw ValidationError(problem) }
-    }
-
     public func run() throws {
         try reportingErrors {
-            var options = WorkloadOptions()
-            options.users = users
-            options.days = days
-            options.apps = apps
-            options.seed = seed
-            options.zipfExponent = zipf
-            options.sessionsPerDay = sessionsPerDay
-            options.appsPerSession = appsPerSession
-            options.engagementMedianSeconds = engagementMedian
-            options.engagementP90Seconds = engagementP90
-            options.callsPerDay = callsPerDay
-            options.pushesPerHour = pushesPerHour
-            options.forceQuitProbability = forceQuit
-            let generator = WorkloadGenerator(options: options)
+            let (users, days, apps) = (model.users, model.days, model.apps)
+            let generator = WorkloadGenerator(options: model.options(seed: seed))
             let names = generator.catalog.map(\.name)
             let rows = try inReportDirectory(out, replaceable: OutputNames.workload) { staging in
                 var files: [AtomicFile] = []

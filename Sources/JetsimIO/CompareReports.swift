@@ -8,7 +8,7 @@ import Foundation
 import JetsimCore
 
 /// The reports of a `jetsim compare` grid: summary.csv (one row per cell), compare.csv (the pivot a reader wants,
-/// with deltas and, across seeds, 95 % confidence intervals), intervals.csv and manifest.json.
+/// with deltas and, across seeds and generated workloads, 95 % confidence intervals), intervals.csv and manifest.json.
 public enum CompareReports {
     /// One metric of `compare.csv`, read from a run.
     public struct Metric: Sendable {
@@ -21,13 +21,30 @@ public enum CompareReports {
         Metric(name: "cold_launches", decimals: 1) { Double($0.coldLaunches) },
         Metric(name: "hot_launch_ratio", decimals: 4) { $0.launches == 0 ? 0 : Double($0.resumes) / Double($0.launches) },
         Metric(name: "user_visible_kills", decimals: 1) { Double($0.userVisibleKills) },
+        Metric(name: "mean_launch_ms", decimals: 1) { $0.launches == 0 ? 0 : Double($0.totalLaunchMillis) / Double($0.launches) },
         Metric(name: "p95_launch_ms", decimals: 1) { Double($0.p95LaunchMillis) },
     ]
 
-    /// Two-sided 95 % Student t quantiles for 1…30 degrees of freedom; 1.96 beyond.
-    static let t95: [Double] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-                                2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-                                2.052, 2.048, 2.045, 2.042]
+    /// Two-sided 95 % Student t quantiles, t(0.975; df), for 1…30 degrees of freedom.
+    static let t95: [Double] = [12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281, 2.2010, 2.1788,
+                                2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
+                                2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423]
+    /// Beyond 30: (df, quantile) at the classic table's anchors, the last the normal quantile (df = ∞ as 1/df = 0).
+    static let t95Anchors: [(df: Double, t: Double)] = [(30, 2.0423), (40, 2.0211), (60, 2.0003), (120, 1.9799), (.infinity, 1.959964)]
+
+    /// The two-sided 95 % Student t quantile for `degreesOfFreedom` ≥ 1: exact to four decimals up to 30, then
+    /// interpolated linearly in 1/df between the anchors (the quantile is nearly linear in 1/df there: within 1e-4 of
+    /// the true value for every df).
+    public static func studentT95(degreesOfFreedom df: Int) -> Double {
+        precondition(df >= 1, "a confidence interval needs at least two samples")
+        if df <= t95.count { return t95[df - 1] }
+        let x = 1 / Double(df)
+        for (upper, lower) in zip(t95Anchors, t95Anchors.dropFirst()) where Double(df) <= lower.df {
+            let xUpper = 1 / upper.df, xLower = 1 / lower.df   // xUpper > x ≥ xLower
+            return lower.t + (upper.t - lower.t) * (x - xLower) / (xUpper - xLower)
+        }
+        return t95Anchors[t95Anchors.count - 1].t   // unreachable: the last anchor's df is infinite
+    }
 
     /// Mean and the half-width of its 95 % confidence interval (0 for a single sample).
     public static func meanAndInterval(_ xs: [Double]) -> (mean: Double, halfWidth: Double) {
@@ -35,8 +52,7 @@ public enum CompareReports {
         let n = Double(xs.count), mean = xs.reduce(0, +) / n
         guard xs.count > 1 else { return (mean, 0) }
         let variance = xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
-        let t = xs.count - 1 <= t95.count ? t95[xs.count - 2] : 1.96
-        return (mean, t * (variance / n).squareRoot())
+        return (mean, studentT95(degreesOfFreedom: xs.count - 1) * (variance / n).squareRoot())
     }
 
     /// Fixed-decimal rendering that never prints "-0.000".
@@ -45,28 +61,48 @@ public enum CompareReports {
         return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
     }
 
-    /// Results by device, then policy (grid order), each with its seeds' runs.
+    /// Results by device, then policy (grid order), each with its runs: every seed on every workload.
     public struct Grid: Sendable {
         public var devices: [String]
         public var policies: [String]          // display names, in grid order
         public var runs: [String: [String: [SimulationResult]]]
-        public init(devices: [String], policies: [String], runs: [String: [String: [SimulationResult]]]) {
+        /// Policy seeds, and workloads (1 for a trace file; `--workload-seeds` generates several): each policy ran
+        /// seeds × workloads times per device.
+        public var seeds: Int
+        public var workloads: Int
+        public init(devices: [String], policies: [String], runs: [String: [String: [SimulationResult]]], seeds: Int, workloads: Int = 1) {
             self.devices = devices
             self.policies = policies
             self.runs = runs
+            self.seeds = seeds
+            self.workloads = workloads
         }
     }
 
+    /// What a policy is, for the `kind` column: the confidence interval and the meaning of "delta vs oracle" hang on it.
+    public static func kind(_ capabilities: PolicyCapabilities) -> String {
+        if capabilities.contains(.needsFuture) { return "offline-heuristic" }   // knows the future; no policy here is a bound
+        return capabilities.contains(.randomized) ? "randomized" : "deterministic"
+    }
+
+    /// What varied between the runs a confidence interval is taken over (`ci95_over`): `seeds` (only a randomized
+    /// policy draws from them), `workloads`, `seeds+workloads`, or `none` — one run, or a deterministic policy over
+    /// seeds alone, whose runs are identical so that its interval is 0 by construction.
+    public static func varied(_ capabilities: PolicyCapabilities, seeds: Int, workloads: Int) -> String {
+        let parts = (capabilities.contains(.randomized) && seeds > 1 ? ["seeds"] : []) + (workloads > 1 ? ["workloads"] : [])
+        return parts.isEmpty ? "none" : parts.joined(separator: "+")
+    }
+
     public static func compareHeader(hasOracle: Bool) -> [String] {
-        var h = ["device", "policy", "seeds"]
+        var h = ["device", "policy", "kind", "seeds", "workloads", "ci95_over"]
         for m in metrics { h += [m.name, m.name + "_ci95"] }
         for m in metrics { h.append("delta_\(m.name)_vs_baseline") }
         if hasOracle { for m in metrics { h.append("delta_\(m.name)_vs_oracle") } }
         return h
     }
 
-    /// The rows of compare.csv: per device, every policy's means (and CI half-widths), with deltas against the
-    /// baseline policy and, when `oracle` is in the grid, against it.
+    /// The rows of compare.csv: per device, every policy's means over its runs (and CI half-widths), with deltas
+    /// against the baseline policy and, when `oracle` is in the grid, against it.
     public static func compareRows(_ grid: Grid, baseline: String, oracle: String?) -> [[String]] {
         var rows: [[String]] = []
         for device in grid.devices {
@@ -77,7 +113,9 @@ public enum CompareReports {
             let base = stats(baseline), best = oracle.map(stats)
             for policy in grid.policies {
                 let s = stats(policy)
-                var row = [device, policy, String(grid.runs[device]?[policy]?.count ?? 0)]
+                let capabilities = grid.runs[device]?[policy]?.first?.policy.capabilities ?? []
+                var row = [device, policy, kind(capabilities), String(grid.seeds), String(grid.workloads),
+                           varied(capabilities, seeds: grid.seeds, workloads: grid.workloads)]
                 for (m, v) in zip(metrics, s) { row += [format(v.mean, m.decimals), format(v.halfWidth, m.decimals)] }
                 for (k, m) in metrics.enumerated() { row.append(format(s[k].mean - base[k].mean, m.decimals)) }
                 if let best { for (k, m) in metrics.enumerated() { row.append(format(s[k].mean - best[k].mean, m.decimals)) } }
@@ -89,18 +127,37 @@ public enum CompareReports {
 
     /// The columns of compare.csv shown on the console.
     static let tableColumns = ["device", "policy", "cold_launches", "cold_launches_ci95", "hot_launch_ratio", "user_visible_kills",
-                               "p95_launch_ms", "delta_cold_launches_vs_baseline", "delta_cold_launches_vs_oracle"]
+                               "mean_launch_ms", "p95_launch_ms", "delta_cold_launches_vs_baseline", "delta_cold_launches_vs_oracle"]
 
-    /// A console table of compare.csv (confidence intervals shown only with several seeds).
-    public static func table(_ rows: [[String]], header: [String], seeds: Int) -> String {
-        let keep = tableColumns.filter { seeds > 1 || !$0.hasSuffix("_ci95") }.compactMap { header.firstIndex(of: $0) }
+    /// A console table of compare.csv (confidence intervals shown only when a policy ran more than once), then notes
+    /// on what its intervals and its `oracle` mean.
+    public static func table(_ rows: [[String]], header: [String], grid: Grid) -> String {
+        let runs = grid.seeds * grid.workloads
+        let keep = tableColumns.filter { runs > 1 || !$0.hasSuffix("_ci95") }.compactMap { header.firstIndex(of: $0) }
         let widths = keep.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max() ?? 0 }
         func line(_ cells: [String]) -> String {
             zip(keep, widths).map { c, w in
                 c < 2 ? cells[c].padding(toLength: w, withPad: " ", startingAt: 0) : String(repeating: " ", count: w - cells[c].count) + cells[c]
             }.joined(separator: "  ")
         }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
+        return ([line(header)] + rows.map(line) + notes(grid: grid)).joined(separator: "\n") + "\n"
+    }
+
+    /// The console's notes under the table: which intervals are 0 by construction, and which rows are heuristics.
+    static func notes(grid: Grid) -> [String] {
+        let policies = grid.policies.compactMap { name in grid.devices.lazy.compactMap { grid.runs[$0]?[name]?.first?.policy }.first }
+        var notes: [String] = []
+        let fixed = policies.filter { varied($0.capabilities, seeds: grid.seeds, workloads: grid.workloads) == "none" }.map(\.name)
+        if grid.seeds > 1 && grid.workloads == 1 && !fixed.isEmpty {
+            notes.append("note: ci95 is over seeds, and seeds move only randomized policies: \(fixed.joined(separator: ", ")) ran "
+                         + "identically for every seed (ci95 0 by construction, ci95_over none); --workload-seeds varies the workload")
+        }
+        let offline = policies.filter { kind($0.capabilities) == "offline-heuristic" }.map(\.name)
+        if !offline.isEmpty {
+            notes.append("note: \(offline.joined(separator: ", ")) know the future but are heuristics, not bounds: with footprints "
+                         + "that differ, an online policy can beat them (a negative delta vs oracle)")
+        }
+        return notes
     }
 
     /// SHA-256 of a file, hex, streamed.

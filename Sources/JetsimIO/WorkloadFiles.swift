@@ -42,4 +42,17 @@ public enum WorkloadFiles {
         let app = e.app >= 0 && Int(e.app) < names.count ? names[Int(e.app)] : ""
         return CSVLine.of([FixedPoint.format(e.timeMillis, over: 1000, decimals: 3), app, e.kind.traceName, value, String(e.user + 1)])
     }
+
+    /// A generated workload without files (`compare --workload-seeds`): the bytes `jetsim generate` writes (users one
+    /// after another in one trace), read back by the same readers, so a generated cell equals a run on generate's files.
+    public static func load(_ generator: WorkloadGenerator, name: String) throws(InputError) -> (catalog: AppCatalog, events: [TraceEvent]) {
+        let catalog = try CatalogFile.read(CSVReader(bytes: Array(catalogCSV(generator.catalog).utf8), name: name + "/apps.csv"))
+        let names = generator.catalog.map(\.name)
+        var trace = traceHeader
+        for user in 0..<generator.options.users {
+            for e in generator.events(user: user, startDay: user * generator.options.days) { trace += traceLine(e, names: names) }
+        }
+        let reader = try TraceReader(reader: CSVReader(bytes: Array(trace.utf8), name: name + "/trace.csv"), catalog: catalog)
+        return (catalog, try reader.readAll())
+    }
 }

@@ -85,7 +85,25 @@ import Testing
         #expect(mean == 5)
         #expect(abs(half - 1.7875) < 0.001)
         #expect(CompareReports.meanAndInterval([3]).halfWidth == 0)
-        #expect(abs(CompareReports.meanAndInterval([1, 3]).halfWidth - 12.706) < 1e-9)   // s = √2, n = 2
+        #expect(abs(CompareReports.meanAndInterval([1, 3]).halfWidth - 12.7062) < 1e-9)   // s = √2, n = 2
+    }
+
+    /// Issue 20: beyond 30 degrees of freedom the quantile was 1.96 (too narrow by 4 % at 31). Reference values:
+    /// scipy.stats.t.ppf(0.975, df), to five decimals.
+    @Test(arguments: [(30, 2.04227), (31, 2.03951), (35, 2.03011), (40, 2.02108), (50, 2.00856), (60, 2.00030), (80, 1.99006),
+                      (120, 1.97993), (200, 1.97190), (1000, 1.96234), (1_000_000, 1.95997)])
+    func studentQuantilesMatchTheTablesForAnyDegreesOfFreedom(df: Int, expected: Double) {
+        #expect(abs(CompareReports.studentT95(degreesOfFreedom: df) - expected) < 1e-4, "df \(df)")
+    }
+
+    @Test func theQuantileFallsToTheNormalOneAndNeverBelow() {
+        var previous = Double.infinity
+        for df in 1...10_000 {
+            let t = CompareReports.studentT95(degreesOfFreedom: df)
+            #expect(t < previous && t > 1.959964, "df \(df)")
+            previous = t
+        }
+        #expect(abs(CompareReports.studentT95(degreesOfFreedom: Int.max) - 1.959964) < 1e-6)
     }
 
     @Test func warmupExcludesTheStartButTheSimulationStillRunsIt() throws {
@@ -182,6 +200,98 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try csv(dir + "/reports/compare.csv").count == 1)
         #expect(!FileManager.default.fileExists(atPath: elsewhere + "/reports"))
+    }
+
+    /// Issue 20: --seeds moves only `random`, so a deterministic policy's interval over seeds is 0 by construction; the
+    /// report says so (`kind`, `ci95_over`, a note on the console), and labels oracle a heuristic.
+    @Test func compareSaysWhatItsIntervalsAreOverAndThatOracleIsAHeuristic() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "lru,random,oracle,belady-size",
+                             "--devices", "iphone-x", "--seeds", "1,2", "--out", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = Dictionary(uniqueKeysWithValues: try csv(dir + "/compare.csv").map { ($0["policy"] ?? "", $0) })
+        #expect(rows["lru"]?["kind"] == "deterministic" && rows["lru"]?["ci95_over"] == "none" && rows["lru"]?["cold_launches_ci95"] == "0.0")
+        #expect(rows["random"]?["kind"] == "randomized" && rows["random"]?["ci95_over"] == "seeds")
+        #expect(rows["oracle"]?["kind"] == "offline-heuristic" && rows["belady-size"]?["kind"] == "offline-heuristic")
+        #expect(rows.values.allSatisfy { $0["seeds"] == "2" && $0["workloads"] == "1" })
+        #expect(r.stdout.contains("note: ci95 is over seeds, and seeds move only randomized policies: lru, oracle, belady-size ran identically"))
+        #expect(r.stdout.contains("note: oracle, belady-size know the future but are heuristics, not bounds"))
+        // The mean launch latency sits beside the p95, and is the summary's mean over seeds.
+        let header = try String(contentsOfFile: dir + "/compare.csv", encoding: .utf8).prefix { $0 != "\n" }.split(separator: ",")
+        #expect(header.firstIndex(of: "mean_launch_ms_ci95").map { header[$0 + 1] } == "p95_launch_ms")
+        let lru = try csv(dir + "/summary.csv").filter { $0["policy"] == "lru" }.compactMap { Double($0["mean_launch_ms"] ?? "") }
+        #expect(rows["lru"]?["mean_launch_ms"] == CompareReports.format(lru.reduce(0, +) / Double(lru.count), 1))
+    }
+
+    /// Issue 20: --workload-seeds generates the workloads in memory; a cell equals the same cell on generate's files.
+    @Test func aGeneratedWorkloadEqualsGeneratesFiles() throws {
+        let dir = try scratch()
+        let gen = try CLI.run(["generate", "--days", "1", "--apps", "14", "--seed", "7", "--zipf", "0.8", "--out", dir + "/w7"])
+        #expect(gen.status == 0, "\(gen.stderr)")
+        let common = ["--policies", "xnu,random,oracle", "--devices", "iphone-x", "--seeds", "1,2", "--quiet"]
+        let files = try CLI.run(["compare", "--apps", dir + "/w7/apps.csv", "--trace", dir + "/w7/trace.csv", "--out", dir + "/files"] + common)
+        let memory = try CLI.run(["compare", "--workload-seeds", "7", "--generate", "days=1,apps=14,zipf=0.8", "--out", dir + "/memory"] + common)
+        #expect(files.status == 0 && memory.status == 0, "\(files.stderr) \(memory.stderr)")
+        #expect(try csv(dir + "/files/compare.csv") == csv(dir + "/memory/compare.csv"))
+        let unlabelled = { (path: String) throws -> [[String: String]] in try self.csv(path).map { $0.filter { !["trace", "trace_path"].contains($0.key) } } }
+        #expect(try unlabelled(dir + "/files/summary.csv") == unlabelled(dir + "/memory/summary.csv"))
+        let labels = try csv(dir + "/memory/summary.csv")[0]
+        #expect(labels["trace"] == "workload-seed-7")
+        #expect(labels["trace_path"]?.hasPrefix("generate:seed=7,users=1,days=1,apps=14,zipf=0.8,") == true)
+        for f in ["latency.csv", "chart-timeseries.csv", "chart-kills.csv"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/files/\(f)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/memory/\(f)")), "\(f)")
+        }
+    }
+
+    /// Several workloads: cells are policy × device × seed × workload, intervals are across workloads (a deterministic
+    /// policy's too), and the bytes do not depend on --jobs.
+    @Test func workloadSeedsGiveIntervalsAcrossWorkloadsForAnyJobs() throws {
+        let dir = try scratch()
+        for jobs in ["1", "2"] {
+            let r = try CLI.run(["compare", "--workload-seeds", "1-3,9", "--generate", "days=1,apps=12", "--policies", "lru,random",
+                                 "--devices", "iphone-x,iphone-11", "--seeds", "1,2", "--jobs", jobs, "--out", "\(dir)/j\(jobs)", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for f in ["summary.csv", "compare.csv", "latency.csv", "chart-timeseries.csv"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/j1/\(f)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/j2/\(f)")), "\(f)")
+        }
+        let summary = try csv(dir + "/j1/summary.csv")
+        #expect(summary.count == 4 * 2 * 2 * 2)   // workloads × devices × policies × seeds
+        #expect(Set(summary.compactMap { $0["trace"] }) == ["workload-seed-1", "workload-seed-2", "workload-seed-3", "workload-seed-9"])
+        let compare = try csv(dir + "/j1/compare.csv")
+        #expect(compare.count == 2 * 2)
+        let lru = compare.filter { $0["policy"] == "lru" }
+        #expect(lru.allSatisfy { $0["ci95_over"] == "workloads" && $0["workloads"] == "4" && $0["seeds"] == "2" })
+        #expect(compare.filter { $0["policy"] == "random" }.allSatisfy { $0["ci95_over"] == "seeds+workloads" })
+        // The interval is the t interval of lru's eight runs per device (four workloads, each twice).
+        for row in lru {
+            let cold = summary.filter { $0["policy"] == "lru" && $0["device"] == row["device"] }.compactMap { Double($0["cold_launches"] ?? "") }
+            #expect(cold.count == 8)
+            #expect(row["cold_launches_ci95"] == CompareReports.format(CompareReports.meanAndInterval(cold).halfWidth, 1))
+            #expect(row["cold_launches_ci95"] != "0.0")
+        }
+    }
+
+    @Test func workloadSeedMistakesAreUsageErrors() throws {
+        let dir = try scratch()
+        let base = ["compare", "--policies", "lru", "--devices", "iphone-x", "--out", dir + "/o"]
+        let cases: [([String], String)] = [
+            (["--workload-seeds", "1", "--trace", CLI.exampleTrace], "--workload-seeds generates the workloads: give no --trace, --apps or --format"),
+            (["--generate", "days=2"], "--generate sets the model of --workload-seeds' workloads"),
+            (["--workload-seeds", "3-1"], "--workload-seeds takes whole numbers and ranges such as 1-10, found '3-1'"),
+            (["--workload-seeds", "1,2,1"], "--workload-seeds must not repeat a seed"),
+            (["--workload-seeds", "1-20000"], "--workload-seeds lists at most 10000 seeds"),
+            (["--workload-seeds", "1", "--generate", "days"], "--generate takes key=value pairs such as days=7,apps=40, found 'days'"),
+            (["--workload-seeds", "1", "--generate", "colour=red"], "--generate: Unknown option 'colour'"),
+            (["--workload-seeds", "1", "--generate", "days=0"], "--days must be between 1 and 3 650, found 0"),
+            (["--workload-seeds", "1,2", "--interval", "1h"], "--interval takes one workload"),
+        ]
+        for (arguments, message) in cases {
+            let r = try CLI.run(base + arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+        }
     }
 
     @Test func theShippedExampleConfigRuns() throws {

@@ -33,7 +33,7 @@ import Testing
         let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(capacity) + 5, capacity: capacity)
         let env = PolicyEnvironment(seed: 3, device: .cache(capacityBytes: capacity))
         let tooLarge = Set(reqs.filter { $0.size > capacity }.map(\.object))
-        for entry in PolicyRegistry.builtIns where entry.name != "oracle" {
+        for entry in PolicyRegistry.builtIns where !entry.capabilities.contains(.needsFuture) {
             let counters = Self.replay(reqs, capacity: capacity, policy: AnyPolicy(try entry.make([:], env)))
             let full = try Self.engine(reqs, capacity: capacity, policy: AnyPolicy(try entry.make([:], env)))
             #expect(counters.misses == full.coldLaunches, "\(entry.name) at \(capacity)")

@@ -128,6 +128,28 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
         #expect(OraclePolicy().descriptor.capabilities.contains(.needsFuture))
     }
 
+    /// Issue 20: `oracle` counts launches and ignores footprints, so a size-aware policy could beat "the optimum".
+    /// `belady-size` weighs each app by footprint × distance to its next open (at event 100 here).
+    @Test func beladySizeTakesTheLargestFootprintTimesDistanceAndNeverUsedAgainFirst() {
+        let context = KillContext(now: 0, reason: .perProcessLimit, availableBytes: 0, eventIndex: 100)
+        let c = [KillCandidate(app: 0, footprintBytes: 500, lastUseSequence: 1, nextUse: 140),    // 500 × 40 = 20 000
+                 KillCandidate(app: 1, footprintBytes: 100, lastUseSequence: 2, nextUse: 190),    // 100 × 90 =  9 000 (oracle's pick)
+                 KillCandidate(app: 2, footprintBytes: 900, lastUseSequence: 3, nextUse: 110)]    // 900 × 10 =  9 000
+        var policy = BeladySizePolicy()
+        #expect(policy.selectVictim(among: c, context: context) == 0)
+        #expect(pick(OraclePolicy(), c) == 1)
+        // Never used again: first of all, the largest of them first; equal costs go to the least recently used.
+        let never = [KillCandidate(app: 3, footprintBytes: 10, lastUseSequence: 4, nextUse: .max),
+                     KillCandidate(app: 4, footprintBytes: 20, lastUseSequence: 5, nextUse: .max)]
+        #expect(policy.selectVictim(among: c + never, context: context) == 4)
+        #expect(policy.selectVictim(among: [c[1], c[2]], context: context) == 0)
+        // Products beyond 64 bits still compare exactly.
+        let huge = [KillCandidate(app: 5, footprintBytes: 1 << 40, lastUseSequence: 6, nextUse: (1 << 40) + 100),
+                    KillCandidate(app: 6, footprintBytes: (1 << 40) + 1, lastUseSequence: 7, nextUse: (1 << 40) + 100)]
+        #expect(policy.selectVictim(among: huge, context: context) == 1)
+        #expect(policy.descriptor.capabilities == [.needsFuture, .sizeAware])
+    }
+
     @Test func nextUseTableIsABackwardPass() {
         let e = [TraceEvent(time: 0, app: 0, kind: .open), TraceEvent(time: 1, app: 1, kind: .open),
                  TraceEvent(time: 2, app: 0, kind: .alloc), TraceEvent(time: 3, app: 0, kind: .open), TraceEvent(time: 4, app: -1, kind: .home)]
@@ -233,6 +255,14 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
             nextOf[object] = next[t]
         }
         #expect(try Self.jetsimColdLaunches(reqs, capacity: capacity, policy: OraclePolicy()) == reference)
+    }
+
+    /// With equal footprints footprint × distance orders as distance: `belady-size` is Belady, exactly.
+    @Test(arguments: [5_000, 20_000])
+    func beladySizeEqualsOracleOnEqualSizes(capacity: Int) throws {
+        let reqs = Self.requests(count: 1500, objects: 100, seed: UInt64(capacity), equalSizes: true)
+        #expect(try Self.jetsimColdLaunches(reqs, capacity: capacity, policy: BeladySizePolicy())
+                == Self.jetsimColdLaunches(reqs, capacity: capacity, policy: OraclePolicy()))
     }
 
     @Test func oracleIsNeverWorseThanAnyPolicyOnEqualSizes() throws {

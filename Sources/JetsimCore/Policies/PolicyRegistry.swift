@@ -37,7 +37,10 @@ public enum PolicyRegistry {
         Entry(name: "lfu", summary: "least frequently used first, with exponential decay",
               parameters: [("half_life_h", "24")], capabilities: []) { (p, _) throws(PolicySpecError) in try LFUPolicy(parameters: p) },
         plain("random", "a uniformly random victim from the run's seed", .randomized) { env in RandomPolicy(seed: env.seed) },
-        plain("oracle", "offline optimum (Belady): farthest next use first", .needsFuture) { _ in OraclePolicy() },
+        plain("oracle", "offline heuristic, Belady by count: farthest next open first (a bound only if all footprints were equal)",
+              .needsFuture) { _ in OraclePolicy() },
+        plain("belady-size", "offline heuristic, Belady-Size: largest footprint x distance to next open first (not a bound)",
+              [.needsFuture, .sizeAware]) { _ in BeladySizePolicy() },
     ]
 
     /// The built-in named `name`, in any case (`LRU` is `lru`).
