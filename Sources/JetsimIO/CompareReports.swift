@@ -134,6 +134,11 @@ public enum CompareReports {
     public static func table(_ rows: [[String]], header: [String], grid: Grid) -> String {
         let runs = grid.seeds * grid.workloads
         let keep = tableColumns.filter { runs > 1 || !$0.hasSuffix("_ci95") }.compactMap { header.firstIndex(of: $0) }
+        var rows = rows
+        if let p = header.firstIndex(of: "policy") {
+            let short = shortLabels(rows.map { $0[p] })
+            for r in rows.indices { rows[r][p] = short[rows[r][p]] ?? rows[r][p] }
+        }
         let widths = keep.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max() ?? 0 }
         func line(_ cells: [String]) -> String {
             zip(keep, widths).map { c, w in
@@ -141,6 +146,18 @@ public enum CompareReports {
             }.joined(separator: "  ")
         }
         return ([line(header)] + rows.map(line) + notes(grid: grid)).joined(separator: "\n") + "\n"
+    }
+
+    /// Policy labels for a narrow display: the name alone (`xnu`, `cost`) where one variant of it is in the grid, the
+    /// full label with its parameters where several are (`cost(alpha=0.5,…)` and `cost(alpha=1,…)`); compare.csv keeps
+    /// the full labels.
+    public static func shortLabels(_ labels: [String]) -> [String: String] {
+        func name(_ label: String) -> Substring { label.prefix { $0 != "(" } }
+        var variants: [Substring: Set<String>] = [:]
+        for label in labels { variants[name(label), default: []].insert(label) }
+        var short: [String: String] = [:]
+        for label in labels { short[label] = variants[name(label)]?.count == 1 ? String(name(label)) : label }
+        return short
     }
 
     /// The console's notes under the table: which intervals are 0 by construction, and which rows are heuristics.

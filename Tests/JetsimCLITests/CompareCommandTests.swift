@@ -204,6 +204,20 @@ import Testing
 
     /// Issue 20: --seeds moves only `random`, so a deterministic policy's interval over seeds is 0 by construction; the
     /// report says so (`kind`, `ci95_over`, a note on the console), and labels oracle a heuristic.
+    /// The console table names a policy by its name alone when one variant of it is in the grid (issue 20: the xnu
+    /// label was 90 characters); variants of one policy keep their parameters; compare.csv keeps full labels.
+    @Test func theConsoleTableUsesShortPolicyNames() throws {
+        let dir = try scratch()
+        let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "xnu,cost:alpha=0.5,cost:alpha=2",
+                             "--devices", "iphone-x", "--out", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("iphone-x  xnu ") })
+        #expect(!r.stdout.contains("foreground_band"))
+        #expect(lines.contains { $0.contains("cost(alpha=0.5,") } && lines.contains { $0.contains("cost(alpha=2,") })
+        #expect(try csv(dir + "/compare.csv").contains { $0["policy"]?.hasPrefix("xnu(foreground_band=100,") == true })
+    }
+
     @Test func compareSaysWhatItsIntervalsAreOverAndThatOracleIsAHeuristic() throws {
         let dir = try scratch()
         let r = try CLI.run(["compare", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--policies", "lru,random,oracle,belady-size",
