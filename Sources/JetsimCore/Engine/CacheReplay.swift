@@ -124,7 +124,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
             _counters.hits += 1
-            if keyed { ranked.remove(object) } else if decaying { scored?.remove(object, at: time) }
+            // A keyed object stays in its list: no eviction comes before it leaves the foreground (every request makes
+            // the previous one leave before it evicts), and leaving re-keys it in place, so a key that did not change
+            // (`fifo`'s arrival) costs nothing instead of a walk back from the tail past every later arrival.
+            if decaying { scored?.remove(object, at: time) }
             return
         }
         _counters.misses += 1
@@ -160,8 +163,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         guard objects[o].resident else { return }
         objects[o].bandEntrySequence = entrySequence
         entrySequence &+= 1
-        if keyed, let key = _policy.rankingKey(rankingInputs(o)) {
-            ranked.insert(object, key: key)
+        if keyed {
+            ranked.update(object, key: _policy.rankingKey(rankingInputs(o)))
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
             scored?.insert(object, score: score, sequence: objects[o].lastUseSequence, at: time)
         }
