@@ -56,8 +56,8 @@ import Testing
 /// Runs one scenario directory and lists how its reports differ from its expectations.
 enum Scenario {
     static let root = CLI.packageRoot + "/Tests/Scenarios"
-    /// What `jetsim run` reads (`--device`, `--apps`, `--trace`).
-    static let inputs = ["device.yaml", "apps.csv", "trace.csv"]
+    /// What `jetsim run` reads, and the option it takes each with.
+    static let inputs = [("device.yaml", "--device"), ("apps.csv", "--apps"), ("trace.csv", "--trace")]
 
     static func directories(in path: String) -> [String] {
         files(in: path).filter { name in
@@ -73,7 +73,7 @@ enum Scenario {
             places.map { $0 + "/" + file }.first { FileManager.default.fileExists(atPath: $0) }
         }
         var arguments = ["run", "--policy", "xnu", "--out", dir + "/out", "--quiet"]
-        for (file, option) in zip(inputs, ["--device", "--apps", "--trace"]) {
+        for (file, option) in inputs {
             guard let found = locate(file, in: [path] + (scenario.map { [$0] } ?? [])) else { return ["missing \(file)"] }
             arguments += [option, found]
         }
