@@ -45,6 +45,22 @@ import Testing
         }
     }
 
+    /// `random` picks by position (`selectIndex`): the replay takes that position of its resident set without building
+    /// the candidates, and evicts exactly what the full engine's scan evicts with the same seed.
+    @Test(arguments: [20_000, 150_000])
+    func randomByPositionEvictsAsTheFullEnginesScan(capacity: Int) throws {
+        let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(capacity) + 9, capacity: capacity)
+        for seed in [UInt64(1), 7, 42] {
+            var replay = CacheReplay(capacityBytes: capacity, policy: RandomPolicy(seed: seed))
+            #expect(replay.byIndex)
+            for (t, r) in reqs.enumerated() { replay.request(Int32(r.object), size: r.size, time: Self.time(t)) }
+            let full = try Self.engine(reqs, capacity: capacity, policy: RandomPolicy(seed: seed))
+            #expect(replay.counters.misses == full.coldLaunches, "seed \(seed)")
+            #expect(replay.counters.evictions + replay.counters.notAdmitted == full.totalKills, "seed \(seed)")
+            #expect(replay.counters.evictions > 100)
+        }
+    }
+
     @Test func lruEqualsTheReferenceAndKeepsExactBytes() {
         let capacity = 150_000
         let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: 11, capacity: capacity)

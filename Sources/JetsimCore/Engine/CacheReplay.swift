@@ -69,6 +69,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var resident = ResidentSet(count: 0)
     @usableFromInline let keyed: Bool
     @usableFromInline let decaying: Bool
+    /// The policy picks by position among the candidates (`random`): the resident set answers in O(1).
+    @usableFromInline let byIndex: Bool
     @usableFromInline let idleBand: Int
     @usableFromInline let relaunchCostMillis: Int
     /// The object requested last (the engine's foreground app), or -1.
@@ -87,6 +89,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         self.relaunchCostMillis = relaunchCostMillis
         keyed = _policy.hasRankingKey
         decaying = !keyed && _policy.hasDecayingScore
+        byIndex = !keyed && !decaying && _policy.selectsByIndex
         if decaying { scored = KineticTournament() }
         idleBand = _policy.band(for: .idle)
     }
@@ -183,6 +186,16 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 _checkScoredVictim(first, at: time)
                 victim = Int(first)
                 scored?.remove(first, at: time)
+            } else if byIndex {
+                // The candidates the scan below would build are the resident set's members in order, the current
+                // object left out: position k of that list, without building it.
+                let skipped = current >= 0 && resident.contains(Int(current)) ? Int(resident.position[Int(current)]) : -1
+                let count = resident.members.count - (skipped >= 0 ? 1 : 0)
+                guard count > 0, let k = _policy.selectIndex(count: count), k >= 0, k < count else { return false }
+                let at = skipped >= 0 && k >= skipped ? k + 1 : k
+                victim = Int(resident.members[at])
+                _checkIndexedVictim(victim, position: k, skipped: skipped)
+                resident.remove(victim)
             } else {
                 candidates.removeAll(keepingCapacity: true)
                 for app in resident.members where app != current { candidates.append(candidate(Int(app))) }
@@ -199,6 +212,14 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             if !_counters.byteTotalsOverflowed { _counters.evictedBytes += objects[victim].size }   // ≤ missed bytes
         }
         return true
+    }
+
+    /// Debug builds: the position drawn names the candidate the scan would have listed there.
+    @inlinable func _checkIndexedVictim(_ victim: Int, position k: Int, skipped: Int) {
+        #if DEBUG
+        let listed = resident.members.filter { $0 != current }
+        precondition(listed.indices.contains(k) && Int(listed[k]) == victim, "CacheReplay: position \(k) is not \(victim)")
+        #endif
     }
 
     /// Debug builds: the tournament's victim is the one the policy's scan picks among the same candidates.

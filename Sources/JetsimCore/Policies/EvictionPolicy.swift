@@ -32,12 +32,21 @@ public protocol EvictionPolicy: Sendable {
     /// scopes take the minimum over a subset (idle band, idle long enough), which a tournament cannot answer without
     /// visiting the refused, and `cost`'s footprint changes at every growth, compression or purge of a suspended app.
     func decayingScore(_ candidate: KillCandidate) -> DecayingScore?
+    /// For a policy whose choice depends only on how many candidates there are (`random`: a uniform draw by
+    /// position): the index it picks among `count` candidates, drawing exactly what `selectVictim` draws. The cache
+    /// replay then takes that position of its resident set at once instead of building every candidate (debug builds
+    /// check it against `selectVictim`). nil, the default: the replay scans. Only asked when `selectsByIndex`.
+    mutating func selectIndex(count: Int) -> Int?
+    /// Whether `selectIndex` answers.
+    var selectsByIndex: Bool { get }
 }
 
 extension EvictionPolicy {
     public mutating func didOpen(_ app: Int32, at time: Int) {}
     public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { nil }
     public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { nil }
+    public mutating func selectIndex(count: Int) -> Int? { nil }
+    public var selectsByIndex: Bool { false }
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }

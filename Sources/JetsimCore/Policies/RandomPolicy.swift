@@ -9,6 +9,9 @@ public struct RandomPolicy: EvictionPolicy {
     public func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
 
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
-        Int(random.below(UInt64(candidates.count)))
+        selectIndex(count: candidates.count)
     }
+
+    public mutating func selectIndex(count: Int) -> Int? { Int(random.below(UInt64(count))) }
+    public var selectsByIndex: Bool { true }
 }
