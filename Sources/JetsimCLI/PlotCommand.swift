@@ -22,10 +22,8 @@ public struct PlotCommand: ParsableCommand {
     public func run() throws {
         try reportingErrors {
             try Self.checkCompareDirectory(directory)
-            let html = try ChartReport.html(directory: directory)   // read everything before writing anything
-            let page = try AtomicFile(path: directory + "/report.html")
-            try page.write(html)
-            try page.commit()
+            // Everything is read and drawn before anything is written.
+            try CompareCommand.writeCharts(into: directory, memoryChart: try ChartReport.memoryChart(directory: directory))
             print("\(directory)/report.html")
         }
     }
