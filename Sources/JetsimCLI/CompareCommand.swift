@@ -17,8 +17,10 @@ public struct CompareCommand: ParsableCommand {
         itself does not. Writes into --out (formats: Reports/README.md): summary.csv (one row per cell), compare.csv
         (per device and policy, with deltas against the baseline), latency.csv (launch latency distributions),
         intervals.csv (with --interval), chart-timeseries.csv and chart-kills.csv (the charted cell's memory and
-        kills), report.html (the charts; redraw with `jetsim plot`) and manifest.json (inputs, hashes, versions);
-        prints compare.csv as a table.
+        kills), chart-devices.csv (each device's RAM), chart-apps.csv (the top apps' cold launches), report.html (the
+        charts; redraw with `jetsim plot`), each chart also as chart-NAME.svg (cold-launches, user-visible-kills,
+        kills-by-reason, cold-launches-vs-ram, intervals-DEVICE, apps-DEVICE, memory, latency-DEVICE) and
+        manifest.json (inputs, hashes, versions); prints compare.csv as a table.
 
         --seeds moves only randomized policies (random): a deterministic policy runs identically for every seed, so its
         confidence interval over seeds is 0 by construction (compare.csv says so in ci95_over). --workload-seeds instead

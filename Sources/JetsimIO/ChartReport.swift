@@ -210,10 +210,11 @@ public enum ChartReport {
         return svg + frame.baseline() + frame.xTitle(xTitle) + "</svg>"
     }
 
-    /// What the error bars of a chart over `grid` stand for.
-    static func runsNote(_ grid: Grid) -> String {
-        grid.runsPerCell > 1 ? "mean of \(grid.runsPerCell) runs per device and policy (seeds × workloads); error bars: 95 % confidence interval, as in compare.csv"
-            : "one run per device and policy"
+    /// What a chart over `grid` shows per device and policy, and what its error bars (if it draws them) stand for.
+    static func runsNote(_ grid: Grid, errorBars: Bool = true) -> String {
+        guard grid.runsPerCell > 1 else { return "one run per device and policy" }
+        return "mean of \(grid.runsPerCell) runs per device and policy (seeds × workloads)"
+            + (errorBars ? "; error bars where the runs differ: 95 % confidence interval, as in compare.csv" : "")
     }
 
     /// A summary.csv metric per device (groups) and policy (bars), with error bars over the runs.
@@ -250,7 +251,7 @@ public enum ChartReport {
         let ticks = ChartAxes.linear(0, max(peak, 1), integer: true)
         let yMax = ticks.last?.value ?? 1
         func y(_ v: Double) -> Double { frame.plotBottom - (frame.plotBottom - frame.plotTop) * min(max(v, 0), yMax) / yMax }
-        var svg = frame.open(name: "kills-by-reason", title: "Kills by reason", subtitle: runsNote(grid).components(separatedBy: ";")[0])
+        var svg = frame.open(name: "kills-by-reason", title: "Kills by reason", subtitle: runsNote(grid, errorBars: false))
         svg += ChartFrame.legend(entries, x: frame.plotLeft, y: 60).svg
         svg += frame.yAxis(ticks, y: y, title: "Kills")
         for (g, d) in grid.devices.enumerated() {
