@@ -2,9 +2,10 @@ import Foundation
 import JetsimCore
 
 /// `report.html`: a self-contained page (inline SVG and CSS; no script, no network) drawn from the CSVs of a compare
-/// directory, so `jetsim plot DIR` can redraw it at any time: cold launches and user-visible kills per policy
-/// (bars, per device), available memory over time with kill markers for one cell, and the launch-latency
-/// distribution per policy (cumulative, per device).
+/// directory, so `jetsim plot DIR` can redraw it at any time: cold launches and user-visible kills (bars with error
+/// bars), kills by reason, cold launches against RAM, intervals over time, the top apps' cold launches, one cell's
+/// memory timeline reduced to pixel columns, and launch-latency distributions (log scale). Each chart is also a
+/// standalone SVG file (`files(directory:memoryChart:)`).
 ///
 /// Every number drawn from a file must be finite and at most `maxMagnitude` in size; anything else is refused with
 /// its file, line and column. Drawing itself clamps what it converts to pixels, so no value can stop it.
