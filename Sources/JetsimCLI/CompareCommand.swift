@@ -17,8 +17,10 @@ public struct CompareCommand: ParsableCommand {
         itself does not. Writes into --out (formats: Reports/README.md): summary.csv (one row per cell), compare.csv
         (per device and policy, with deltas against the baseline), latency.csv (launch latency distributions),
         intervals.csv (with --interval), chart-timeseries.csv and chart-kills.csv (the charted cell's memory and
-        kills), report.html (the charts; redraw with `jetsim plot`) and manifest.json (inputs, hashes, versions);
-        prints compare.csv as a table.
+        kills), chart-devices.csv (each device's RAM), chart-apps.csv (the top apps' cold launches), report.html (the
+        charts; redraw with `jetsim plot`), each chart also as chart-NAME.svg (cold-launches, user-visible-kills,
+        kills-by-reason, cold-launches-vs-ram, intervals-DEVICE, apps-DEVICE, memory, latency-DEVICE) and
+        manifest.json (inputs, hashes, versions); prints compare.csv as a table.
 
         --seeds moves only randomized policies (random): a deterministic policy runs identically for every seed, so its
         confidence interval over seeds is 0 by construction (compare.csv says so in ci95_over). --workload-seeds instead
@@ -380,7 +382,9 @@ public struct CompareCommand: ParsableCommand {
                 latency += CSVLine.of([r.device.name, r.policy.displayName, String(r.seed), String(ms), String(n)])
             }
         }
-        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency)]
+        var contents = [("summary.csv", summary), ("compare.csv", compare), ("manifest.json", manifest), ("latency.csv", latency),
+                        ("chart-devices.csv", Self.chartDevices(devices)), ("chart-apps.csv", Self.chartApps(Array(results.prefix(perWorkload)),
+                                                                                                             all: results))]
         if plan.interval > 0 { contents.append(("intervals.csv", intervals)) }
         for (name, text) in contents {
             let f = try AtomicFile(path: directory + "/" + name)
@@ -388,10 +392,60 @@ public struct CompareCommand: ParsableCommand {
             files.append(f)
         }
         for f in files + chartWritten { try f.commit() }
-        let page = try AtomicFile(path: directory + "/report.html")
-        try page.write(try ChartReport.html(directory: directory, memoryChart: chart.memoryChart))
-        try page.commit()
+        try Self.writeCharts(into: directory, memoryChart: chart.memoryChart)
         if !quiet { print(CompareReports.table(rows, header: header, grid: grid), terminator: "") }
+    }
+}
+
+extension CompareCommand {
+    /// chart-devices.csv: each device's physical RAM in bytes, for the chart of cold launches against RAM.
+    static func chartDevices(_ devices: [Device]) -> String {
+        CSVLine.of(["device", "physical_bytes"]) + devices.map { CSVLine.of([$0.name, String($0.physicalBytes)]) }.joined()
+    }
+
+    /// How many apps chart-apps.csv keeps: the chart's groups, not the catalog.
+    static let chartedApps = 10
+
+    /// chart-apps.csv: the cold launches of the `chartedApps` apps that cold-launch most over all runs (ties by name), per
+    /// device and policy: the mean over the cell's runs (seeds × workloads), exact to one decimal.
+    /// - Parameters:
+    ///   - cells: one run per cell (the first workload's), in grid order; `all`: every run, workloads outermost.
+    static func chartApps(_ cells: [SimulationResult], all: [SimulationResult]) -> String {
+        var totals: [String: Int] = [:]
+        for r in all { for a in r.apps { totals[a.name, default: 0] += a.coldLaunches } }
+        let top = totals.filter { $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(chartedApps).map(\.key)
+        var sums: [String: (cold: Int, runs: Int)] = [:]
+        for r in all {
+            let key = r.device.name + "\u{1F}" + r.policy.displayName
+            var entry = sums[key] ?? (0, 0)
+            entry.runs += 1
+            sums[key] = entry
+            for a in r.apps where top.contains(a.name) { sums[key + "\u{1F}" + a.name, default: (0, 0)].cold += a.coldLaunches }
+        }
+        var text = CSVLine.of(["device", "policy", "app", "cold_launches"])
+        var devices: [String] = []
+        for r in cells where !devices.contains(r.device.name) { devices.append(r.device.name) }
+        for d in devices {
+            var policies: [String] = []
+            for r in cells where r.device.name == d && !policies.contains(r.policy.displayName) { policies.append(r.policy.displayName) }
+            for app in top {
+                for p in policies {
+                    let runs = sums[d + "\u{1F}" + p]?.runs ?? 0, cold = sums[d + "\u{1F}" + p + "\u{1F}" + app]?.cold ?? 0
+                    text += CSVLine.of([d, p, app, FixedPoint.format(cold, over: max(runs, 1), decimals: 1)])
+                }
+            }
+        }
+        return text
+    }
+
+    /// Writes report.html and every chart's chart-NAME.svg into `directory`, drawn from its tables (compare, and plot to redraw).
+    static func writeCharts(into directory: String, memoryChart: String) throws {
+        let written = try ChartReport.files(directory: directory, memoryChart: memoryChart).map { file in
+            let f = try AtomicFile(path: directory + "/" + file.name)
+            try f.write(file.text)
+            return f
+        }
+        for f in written { try f.commit() }
     }
 }
 

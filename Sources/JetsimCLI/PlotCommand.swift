@@ -6,9 +6,11 @@ import JetsimIO
 public struct PlotCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "Redraw report.html (inline SVG, no network) from the CSVs of a `jetsim compare` directory.",
+        abstract: "Redraw report.html and the chart-*.svg files (no network) from the CSVs of a `jetsim compare` directory.",
         discussion: reflowed("""
-        Reads summary.csv, latency.csv, chart-timeseries.csv and chart-kills.csv in DIR and writes DIR/report.html.
+        Reads summary.csv, latency.csv, chart-timeseries.csv and chart-kills.csv in DIR (and intervals.csv,
+        chart-devices.csv and chart-apps.csv where present) and writes DIR/report.html and every chart as
+        DIR/chart-NAME.svg.
 
         Examples:
           jetsim plot Reports/out/experiment
@@ -22,10 +24,8 @@ public struct PlotCommand: ParsableCommand {
     public func run() throws {
         try reportingErrors {
             try Self.checkCompareDirectory(directory)
-            let html = try ChartReport.html(directory: directory)   // read everything before writing anything
-            let page = try AtomicFile(path: directory + "/report.html")
-            try page.write(html)
-            try page.commit()
+            // Everything is read and drawn before anything is written.
+            try CompareCommand.writeCharts(into: directory, memoryChart: try ChartReport.memoryChart(directory: directory))
             print("\(directory)/report.html")
         }
     }

@@ -95,9 +95,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let events = (0..<min(catalog.count, 64)).map { TraceEvent(time: $0 * 10_000_000, app: Int32($0), kind: .open, value: 0) }
             Self.simulate(device: device, catalog: catalog, events: events)
         case .chart:
-            // The table is told by the start of the name (summary, latency, chart-timeseries, chart-kills); a name that
-            // tells none (a fuzzer's input) is tried as each.
-            let tables = ["summary", "latency", "chart-timeseries", "chart-kills"]
+            // The table is told by the start of the name (ChartReport.tableKinds); a name that tells none (a fuzzer's
+            // input) is tried as each.
+            let tables = ChartReport.tableKinds
             let base = name.split(separator: "/").last.map(String.init) ?? name
             for table in tables where base.hasPrefix(table) || !tables.contains(where: base.hasPrefix) {
                 _ = try ChartReport.html(csv: bytes, name: base.hasPrefix(table) ? name : "\(table)-\(name)")

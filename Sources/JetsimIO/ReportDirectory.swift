@@ -161,7 +161,7 @@ public final class ReportDirectory {
 public enum OutputNames {
     public static let run = ["summary.csv", "apps.csv", "kills.csv", "timeseries.csv", "events.csv", "live.csv"]
     public static let compare = ["summary.csv", "compare.csv", "manifest.json", "latency.csv", "intervals.csv",
-                                 "chart-*.csv", "*.svg", "report.html"]
+                                 "chart-*.csv", "chart-*.svg", "report.html"]
     public static let cachesim = ["cache.csv"]
     public static let workload = ["apps.csv", "trace.csv", "trace-user-*.csv", "device.yaml"]
 }

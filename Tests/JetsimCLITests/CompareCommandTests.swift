@@ -266,9 +266,15 @@ import Testing
                                  "--devices", "iphone-x,iphone-11", "--seeds", "1,2", "--jobs", jobs, "--out", "\(dir)/j\(jobs)", "--quiet"])
             #expect(r.status == 0, "\(r.stderr)")
         }
-        for f in ["summary.csv", "compare.csv", "latency.csv", "chart-timeseries.csv"] {
+        // Every file but the manifest (which records --jobs and times), the page and the chart files included.
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/j1").filter { $0 != "manifest.json" }.sorted()
+        #expect(written.contains("report.html") && written.contains("chart-cold-launches.svg") && written.contains("chart-apps.csv"))
+        for f in written {
             #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/j1/\(f)")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/j2/\(f)")), "\(f)")
         }
+        // Runs that differ draw error bars.
+        let page = try String(contentsOfFile: dir + "/j1/report.html", encoding: .utf8)
+        #expect(page.contains("<path class=\"error-bar\"") && page.contains("95 % confidence interval"))
         let summary = try csv(dir + "/j1/summary.csv")
         #expect(summary.count == 4 * 2 * 2 * 2)   // workloads × devices × policies × seeds
         #expect(Set(summary.compactMap { $0["trace"] }) == ["workload-seed-1", "workload-seed-2", "workload-seed-3", "workload-seed-9"])

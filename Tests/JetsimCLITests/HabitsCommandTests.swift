@@ -172,7 +172,14 @@ import Testing
         let help = try CLI.run(["compare", "--help"]).stdout
         let written = files(in: dir + "/c")
         #expect(written.count >= 8, "\(written)")
-        for file in written { #expect(help.contains(file), "compare --help does not name \(file)") }
+        // A chart file is named by its pattern, chart-NAME.svg, and its NAME (a device's part as DEVICE).
+        func named(_ file: String) -> Bool {
+            guard !help.contains(file) else { return true }
+            guard file.hasPrefix("chart-"), file.hasSuffix(".svg"), help.contains("chart-NAME.svg") else { return false }
+            return help.contains(String(file.dropFirst("chart-".count).dropLast(".svg".count)).replacingOccurrences(of: "-iphone-x", with: "-DEVICE"))
+        }
+        #expect(written.contains("chart-latency-iphone-x.svg"), "\(written)")
+        for file in written { #expect(named(file), "compare --help does not name \(file)") }
     }
 
     @Test func plotOnAnotherDirectorySaysWhatIsMissing() throws {

@@ -77,3 +77,34 @@ import Testing
         #expect(ChartReport.pixel(.nan) == 0 && ChartReport.pixel(1e300) == 1_000_000_000 && ChartReport.pixel(12.7) == 12)
     }
 }
+
+@Suite struct ChartTablesTests {
+    static let summary = "device,policy,seed,cold_launches,user_visible_kills,kills_idle_exit\nsmall,xnu,1,12,3,2\nsmall,lru,1,15,4,1\n"
+        + "big,xnu,1,6,1,0\nbig,lru,1,7,2,1\n"
+
+    func page(intervals: String = "", devices: String = "", apps: String = "") throws(InputError) -> String {
+        try ChartReport.html(summary: Array(Self.summary.utf8), latency: [], timeseries: [], kills: [], intervals: Array(intervals.utf8),
+                             devices: Array(devices.utf8), apps: Array(apps.utf8), directory: "cmp")
+    }
+
+    /// The optional tables add their charts; devices are ordered by RAM, not by the grid.
+    @Test func intervalsDevicesAndAppsAddTheirCharts() throws {
+        let bare = try page()
+        #expect(!bare.contains("data-chart=\"cold-launches-vs-ram\"") && !bare.contains("data-chart=\"intervals-") && !bare.contains("data-chart=\"apps-"))
+        let full = try page(intervals: "policy,device,seed,interval_start_s,interval_end_s,cold_launches\nxnu,small,1,0,3600,4\nxnu,small,1,3600,7200,2\n",
+                            devices: "device,physical_bytes\nsmall,2147483648\nbig,4294967296\n",
+                            apps: "device,policy,app,cold_launches\nsmall,xnu,Maps,3.0\nsmall,lru,Maps,2.5\n")
+        #expect(full.contains("data-chart=\"intervals-small\"") && full.contains("data-chart=\"apps-small\"") && full.contains(">Maps</text>"))
+        let ram = try #require(full.range(of: "data-chart=\"cold-launches-vs-ram\"")).upperBound
+        let rest = full[ram...]
+        #expect(try #require(rest.range(of: ">small</text>")).lowerBound < #require(rest.range(of: ">big</text>")).lowerBound)
+        #expect(rest.contains(">2 GiB</text>") && rest.contains(">4 GiB</text>"))
+        #expect(full.contains(">Time since start (min)</text>"))   // two hours
+        // Their numbers are checked like the others.
+        let e = caught { _ = try page(devices: "device,physical_bytes\nsmall,inf\n") }
+        expectLocated(e, line: 2, field: "physical_bytes", message: "finite number", input: "devices")
+        let k = caught { _ = try ChartReport.html(summary: Array("device,policy,seed,kills_idle_exit\nd,p,1,nan\n".utf8), latency: [], timeseries: [],
+                                                  kills: [], directory: "cmp") }
+        expectLocated(k, line: 2, field: "kills_idle_exit", message: "finite number", input: "kills")
+    }
+}
