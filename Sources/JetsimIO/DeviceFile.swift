@@ -168,7 +168,10 @@ public enum DeviceFile {
         let normalized = device.normalized()
         try checkWholePages(normalized, values: values, yaml: yaml)
         try checkThresholds(normalized, values: values, yaml: yaml)
-        if let problem = normalized.validationProblems().first { throw InputError(file: file, message: "invalid device: \(problem)") }
+        // The device as written too: normalizing turns off what it cannot have (a freezer without a compressor).
+        if let problem = (normalized.validationProblems() + device.validationProblems()).first {
+            throw InputError(file: file, message: "invalid device: \(problem)")
+        }
         return normalized
     }
 

@@ -111,6 +111,7 @@ import Testing
         var noCompressor = DevicePresets.all[0]
         noCompressor.compressor.enabled = false
         #expect(noCompressor.validationProblems().contains { $0.contains("needs the compressor") })
+        #expect(!noCompressor.normalized().freezer.enabled)   // the engine runs a device built in code without one
     }
 
     /// Six apps of 60 MB left one after the other, the freezer on with the kernel's threshold: it freezes only while

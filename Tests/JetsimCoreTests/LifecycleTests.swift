@@ -397,4 +397,17 @@ import Testing
         #expect(r.terminations == 1 && r.totalKills == 0)
         #expect(r.coldLaunches == 2 && r.ignoredEvents == 2)
     }
+
+    /// An app quit while its launch is still pending (past the watchdog) has no `willTerminate` to run: it ends at once,
+    /// a termination, and the launch watchdog that was pending kills nothing.
+    @Test func anAppQuitWhileLaunchingEndsAtOnceWhateverItsWillTerminate() throws {
+        var h = try harness([bareApp("slow", dirtyMB: 50) { $0.coldLaunchMillis = 25_000; $0.willTerminateMicros = sec(3) },
+                             bareApp("other", dirtyMB: 50)])
+        h.open("slow", at: 0)
+        h.event(18, .quit, "slow")
+        #expect(h.state("slow") == .notRunning)
+        h.event(30, .alloc, "other", value: 0)
+        let r = h.finish()
+        #expect(r.terminations == 1 && r.totalKills == 0)
+    }
 }

@@ -342,7 +342,8 @@ extension Simulator {
     /// ios-app-lifecycle.md) is killed at it (`will-terminate-watchdog`).
     private mutating func terminate(_ i: Int, callback: LifecycleCallback, cause: TransitionCause) {
         let deadline = callback == .willTerminate ? device.timers.callbackDeadlineMicros : 0
-        let runs = callback == .willTerminate && !device.cacheEquivalent ? profiles[i].willTerminateMicros : 0
+        // An app still launching (past the watchdog) has no handler to run: it ends at once, as before its launch ends.
+        let runs = callback == .willTerminate && !device.cacheEquivalent && !apps[i].launchPending ? profiles[i].willTerminateMicros : 0
         guard runs > 0 else {
             metrics.terminations += 1
             transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)

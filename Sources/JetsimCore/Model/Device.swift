@@ -251,6 +251,9 @@ public struct Device: Sendable, Equatable {
         d.appLimitActiveBytes = Units.roundDown(appLimitActiveBytes, to: pageSize)
         d.appLimitInactiveBytes = Units.roundDown(appLimitInactiveBytes, to: pageSize)
         d.compressor.poolLimitBytes = Units.roundDown(compressor.poolLimitBytes, to: pageSize)
+        // The freezer writes the compressor's segments: without it there is none (files and options asking for one
+        // are refused by `validationProblems`; a device built in code gets none rather than a freezer of nothing).
+        if !compressor.enabled { d.freezer.enabled = false }
         return d
     }
 
