@@ -34,7 +34,8 @@ struct DeviceAdjustmentOptions: ParsableArguments {
         var d = device
         if let osEra, let era = Device.OSEra(rawValue: osEra) { d.backgroundTaskBudgetMicros = era.backgroundTaskBudgetMicros }
         if let freezer { d.freezer.enabled = freezer }
-        if let kernel, let k = Device.Kernel(rawValue: kernel) { d.setKernel(k) }
+        // The device's own kernel named again changes nothing: a file's `reaper: false` under xnu-11417 stays.
+        if let kernel, let k = Device.Kernel(rawValue: kernel), k != d.kernel { d.setKernel(k) }
         if given, let problem = d.validationProblems().first {
             throw InputError(file: "--kernel/--freezer/--os-era", message: "device '\(d.name)': \(problem)", exitCode: InputError.usage)
         }

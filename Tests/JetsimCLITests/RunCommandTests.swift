@@ -234,6 +234,23 @@ func files(in directory: String) -> [String] {
         #expect(try Int(summaryValue(dir + "/on/summary.csv", "freezes") ?? "") ?? 0 > 0)
     }
 
+    /// `--kernel` naming the device's own kernel keeps what its file says (`reaper: false`); another kernel sets its own.
+    @Test func kernelOptionKeepsADeviceFilesReaperUnderTheSameKernel() throws {
+        let dir = try scratch()
+        let device = dir + "/noreaper.yaml"
+        try "base: iphone-x\nreaper: false\n".write(toFile: device, atomically: true, encoding: .utf8)
+        for (name, extra) in [("same", ["--kernel", "xnu-11417"]), ("plain", [String]())] {
+            let r = try CLI.run(["run", "--device", device, "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", "\(dir)/\(name)",
+                                 "--quiet"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try summaryValue("\(dir)/\(name)/summary.csv", "kills_long_idle_exit") == "0")
+        }
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", dir + "/preset",
+                             "--quiet", "--kernel", "xnu-11417"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Int(summaryValue(dir + "/preset/summary.csv", "kills_long_idle_exit") ?? "") ?? 0 > 0)
+    }
+
     /// `compare` takes the same device options as `run` (`--kernel`, `--freezer` / `--no-freezer`, `--os-era`), for
     /// every device of its grid, and refuses a combination the device cannot have.
     @Test func compareTakesTheKernelAndFreezerOptions() throws {
