@@ -144,8 +144,13 @@ extension Simulator {
     private mutating func startEnterBackgroundHandler(_ i: Int) {
         let runs = profiles[i].enterBackgroundMicros
         guard runs > 0 else { return }
-        let deadline = device.timers.callbackDeadlineMicros
-        apps[i].handlerUntil = now + min(runs, deadline)
+        startHandler(i, runs: runs)
+    }
+
+    /// A delegate handler that runs for `runs` µs starts: it ends when it returns or at the callback deadline, whichever
+    /// comes first (`handlerEnded`).
+    private mutating func startHandler(_ i: Int, runs: Int) {
+        apps[i].handlerUntil = now + min(runs, device.timers.callbackDeadlineMicros)
         apps[i].handlerEpoch &+= 1
         timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: Int32(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
     }
@@ -345,10 +350,7 @@ extension Simulator {
         // An app still launching (past the watchdog) has no handler to run: it ends at once, as before its launch ends.
         let runs = callback == .willTerminate && !device.cacheEquivalent && !apps[i].launchPending ? profiles[i].willTerminateMicros : 0
         guard runs > 0 else {
-            metrics.terminations += 1
-            transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)
-            endProcess(i)
-            refreshPriorityClass(i)
+            endTermination(i, callback, deadline: deadline, cause: cause)
             return
         }
         if apps[i].state == .background {
@@ -365,16 +367,19 @@ extension Simulator {
         apps[i].wakeUntil = 0
         apps[i].terminating = true
         apps[i].terminatingByForceQuit = cause == .forceQuit
-        apps[i].handlerUntil = now + min(runs, deadline)
-        apps[i].handlerEpoch &+= 1
-        timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: Int32(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
+        startHandler(i, runs: runs)
         refreshPriorityClass(i)
     }
 
     /// The `applicationWillTerminate` handler returned (or the user reopened the app meanwhile): the process ends.
     private mutating func finishTermination(_ i: Int) {
+        endTermination(i, .none, cause: apps[i].terminatingByForceQuit ? .forceQuit : .exitsOnSuspend)
+    }
+
+    /// The process of a termination (not a kill) ends, recorded with `callback` when one is made at that moment.
+    private mutating func endTermination(_ i: Int, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
         metrics.terminations += 1
-        transition(i, to: .notRunning, .none, cause: apps[i].terminatingByForceQuit ? .forceQuit : .exitsOnSuspend)
+        transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)
         endProcess(i)
         refreshPriorityClass(i)
     }
