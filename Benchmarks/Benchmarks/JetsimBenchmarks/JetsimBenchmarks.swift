@@ -78,44 +78,27 @@ let benchmarks: @Sendable () -> Void = {
     // the peak-RSS sampler its count is exact (the per-object storage growing to 100 k objects) and gated exactly.
     let zipf = ZipfRequests(count: 1_000_000, objects: 100_000)
     let exactCount: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
-    Benchmark("CacheReplay-lru-1M-requests",
-              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10, thresholds: exactCount)) { benchmark in
-        for _ in benchmark.scaledIterations {
-            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: LRUPolicy())
-            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k) }
-            blackHole(cache.counters.misses)
+    /// One cache-replay benchmark: `policy` over the Zipf requests, request `k` at `time(k)`.
+    func replayBenchmark<P: EvictionPolicy>(_ name: String, _ policy: P, time: @escaping (Int) -> Int) {
+        Benchmark(name, configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10,
+                                             thresholds: exactCount)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: policy)
+                for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: time(k)) }
+                blackHole(cache.counters.misses)
+            }
         }
     }
+    replayBenchmark("CacheReplay-lru-1M-requests", LRUPolicy()) { $0 }
 
     // fifo on the same requests: a hit keeps its place in the list (its key, the arrival, does not change), so fifo
     // costs what lru costs (before: a walk back past every later arrival at each hit, 60× slower).
-    Benchmark("CacheReplay-fifo-1M-requests",
-              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10, thresholds: exactCount)) { benchmark in
-        for _ in benchmark.scaledIterations {
-            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: FIFOPolicy())
-            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k) }
-            blackHole(cache.counters.misses)
-        }
-    }
+    replayBenchmark("CacheReplay-fifo-1M-requests", FIFOPolicy()) { $0 }
 
     // lfu and cost on the same requests, ten per second (decay matters: 1 M requests span 28 h, over one half-life):
     // their candidates live in a KineticTournament. Counts exact and gated exactly, as above.
-    Benchmark("CacheReplay-lfu-1M-requests",
-              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10, thresholds: exactCount)) { benchmark in
-        for _ in benchmark.scaledIterations {
-            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: LFUPolicy())
-            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k / 10 * 1_000_000) }
-            blackHole(cache.counters.misses)
-        }
-    }
-    Benchmark("CacheReplay-cost-1M-requests",
-              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10, thresholds: exactCount)) { benchmark in
-        for _ in benchmark.scaledIterations {
-            var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: CostPolicy())
-            for k in zipf.objects.indices { cache.request(zipf.objects[k], size: zipf.sizes[k], time: k / 10 * 1_000_000) }
-            blackHole(cache.counters.misses)
-        }
-    }
+    replayBenchmark("CacheReplay-lfu-1M-requests", LFUPolicy()) { $0 / 10 * 1_000_000 }
+    replayBenchmark("CacheReplay-cost-1M-requests", CostPolicy()) { $0 / 10 * 1_000_000 }
 
     // Ranking cost of every built-in policy: one decision among 100 candidates.
     let candidates = (0..<100).map { k in
