@@ -2,7 +2,8 @@
 import Foundation
 import PackageDescription
 
-// Layers, top-down: jetsim (executable) → JetsimCLI (commands) → JetsimIO (files at the edges)
+// Layers, top-down: jetsim (executable) → JetsimCLI (commands: options to plans) → JetsimExperiment (grids as data:
+// plans of cells, the one driver that runs any subset of them, shards and their merge) → JetsimIO (files at the edges)
 // → JetsimWorkloads (synthetic users, trace statistics) → JetsimCore (model, engine, policies).
 // JetsimRealMemory (real-memory mode: jemalloc arenas behind the model) sits beside JetsimIO at the edge.
 // Only JetsimIO touches the file system (JetsimRealMemory reads /proc to measure the process).
@@ -16,6 +17,7 @@ let package = Package(
         .library(name: "JetsimIO", targets: ["JetsimIO"]),
         .library(name: "JetsimWorkloads", targets: ["JetsimWorkloads"]),
         .library(name: "JetsimRealMemory", targets: ["JetsimRealMemory"]),
+        .library(name: "JetsimExperiment", targets: ["JetsimExperiment"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -36,10 +38,11 @@ let package = Package(
         ),
         .plugin(name: "EmbedPolicyFiles", capability: .buildTool()),
         .target(name: "JetsimRealMemory", dependencies: ["JetsimCore"]),
+        .target(name: "JetsimExperiment", dependencies: ["JetsimCore", "JetsimIO", "JetsimWorkloads"]),
         .target(
             name: "JetsimCLI",
             dependencies: [
-                "JetsimCore", "JetsimIO", "JetsimWorkloads", "JetsimRealMemory",
+                "JetsimCore", "JetsimIO", "JetsimWorkloads", "JetsimRealMemory", "JetsimExperiment",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "JetsimIOTests", dependencies: ["JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimWorkloadsTests", dependencies: ["JetsimWorkloads", "JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimRealMemoryTests", dependencies: ["JetsimRealMemory", "JetsimCore", "JetsimIO"]),
+        .testTarget(name: "JetsimExperimentTests", dependencies: ["JetsimExperiment", "JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimCLITests", dependencies: ["JetsimCLI", "JetsimIO", "JetsimCore", "JetsimRealMemory"]),
     ]
 )

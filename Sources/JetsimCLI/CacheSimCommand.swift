@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import JetsimCore
+import JetsimExperiment
 import JetsimIO
 
 #if canImport(Glibc)

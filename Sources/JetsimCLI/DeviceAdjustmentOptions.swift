@@ -24,8 +24,13 @@ struct DeviceAdjustmentOptions: ParsableArguments {
         }
     }
 
-    /// Whether any option was given (the manifest records them then).
+    /// Whether any option was given.
     var given: Bool { kernel != nil || freezer != nil || osEra != nil }
+
+    /// The options as given, for manifest.json (`--kernel xnu-10063`, `--no-freezer`).
+    var arguments: [String] {
+        (kernel.map { ["--kernel", $0] } ?? []) + (freezer.map { [$0 ? "--freezer" : "--no-freezer"] } ?? []) + (osEra.map { ["--os-era", $0] } ?? [])
+    }
 
     /// `device` with the options applied. A cache-equivalent device keeps its semantics: nothing changes it. A device
     /// the options make invalid (`--freezer` on a device without a compressor) is a usage error naming the device.

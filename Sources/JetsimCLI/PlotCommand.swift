@@ -25,7 +25,7 @@ public struct PlotCommand: ParsableCommand {
         try reportingErrors {
             try Self.checkCompareDirectory(directory)
             // Everything is read and drawn before anything is written.
-            try CompareCommand.writeCharts(into: directory, memoryChart: try ChartReport.memoryChart(directory: directory))
+            try GridReports.writeCharts(into: directory, memoryChart: try ChartReport.memoryChart(directory: directory))
             print("\(directory)/report.html")
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import JetsimCore
+import JetsimExperiment
 import JetsimIO
 import JetsimRealMemory
 
@@ -165,7 +166,8 @@ public struct RunCommand: ParsableCommand {
             let stream = try ReportStream(directory: staging, appNames: labels.appNames,
                                           policy: policyValue.descriptor.displayName, events: events)
             var result = try simulate(policyValue, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
-                                      source: &source, future: future, backing: realMemory, progress: showProgress)
+                                      source: &source, future: future, backing: realMemory, progress: showProgress ? printProgress : nil)
+            if showProgress && result.events >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
             if let failure = stream.failure { throw failure }
             var streamed = stream.files
             if let realMemory, let live {
@@ -192,6 +194,13 @@ public struct RunCommand: ParsableCommand {
             + "at the last sample\(gap)"
     }
 
+    /// Simulated time reached and speed, on stderr, over the previous line.
+    private func printProgress(events: Int, time: Int, eventsPerSecond: Int) {
+        var stderr = StandardError()
+        print("\r\u{1B}[K\(events) events, simulated \(FixedPoint.format(time, over: 3_600_000_000, decimals: 1)) h, \(eventsPerSecond) events/s",
+              terminator: "", to: &stderr)
+    }
+
     private func printSummary(_ r: SimulationResult, directory: String) {
         print("""
         \(r.policy.displayName) on \(r.device.name): \(r.events) events over \(FixedPoint.seconds(r.simulatedMicros)) s
@@ -201,46 +210,6 @@ public struct RunCommand: ParsableCommand {
         reports: \(directory)/
         """)
     }
-}
-
-/// Runs the whole trace through one simulator. The policies the engine is specialised for ahead of time
-/// (`Simulator.process`) are passed on as their own types; the rest run the generic engine.
-func simulate(
-    _ policy: any EvictionPolicy, observer: SinkObserver, device: Device, catalog: AppCatalog, options: SimulationOptions,
-    source: inout EventSource, future: NextUseTable?, backing: (any MemoryBacking)? = nil, progress: Bool = false
-) throws -> SimulationResult {
-    if let xnu = policy as? XNUPolicy {
-        return try drive(xnu, observer: observer, device: device, catalog: catalog, options: options, source: &source,
-                         future: future, backing: backing, progress: progress)
-    }
-    return try drive(policy, observer: observer, device: device, catalog: catalog, options: options, source: &source,
-                     future: future, backing: backing, progress: progress)
-}
-
-private func drive<P: EvictionPolicy>(
-    _ policy: P, observer: SinkObserver, device: Device, catalog: AppCatalog, options: SimulationOptions,
-    source: inout EventSource, future: NextUseTable?, backing: (any MemoryBacking)?, progress: Bool
-) throws -> SimulationResult {
-    var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: observer, options: options,
-                              future: future, backing: backing)
-    let started = DispatchTime.now().uptimeNanoseconds
-    var count = 0
-    while let event = try source.next() {
-        simulator.process(event)
-        count += 1
-        if progress && count & 0x3FFFF == 0 {   // every 262 144 events: simulated time reached and speed, on stderr
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            var stderr = StandardError()
-            print("\r\u{1B}[K\(count) events, simulated \(FixedPoint.format(event.time, over: 3_600_000_000, decimals: 1)) h, "
-                  + "\(Int(Double(count) / max(seconds, 1e-9))) events/s", terminator: "", to: &stderr)
-        }
-    }
-    if progress && count >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
-    return simulator.finish()
-}
-
-func baseName(_ path: String) -> String {
-    path.split(separator: "/").last.map(String.init) ?? path
 }
 
 /// A default output directory's first part, named after the workload so that two workloads' `trace.csv` do not share

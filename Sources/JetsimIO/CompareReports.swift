@@ -177,6 +177,11 @@ public enum CompareReports {
         return notes
     }
 
+    /// SHA-256 of bytes, hex.
+    public static func sha256(bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// SHA-256 of a file, hex, streamed.
     public static func sha256(path: String) throws(InputError) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -190,33 +195,6 @@ public enum CompareReports {
             hasher.update(data: chunk)
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// manifest.json: everything needed to reproduce the run. Keys are sorted; only the times differ between reruns.
-    /// - Parameter inputs: every file the run read (trace, catalog, config, device and policy files), by the name the user
-    ///   gave and the path its bytes are read from (the same, or a private copy of a pipe: `ReadOnceInput`).
-    public static func manifest(command: [String], config: [String: Any], inputs: [(name: String, path: String)], policies: [PolicyDescriptor],
-                                seeds: [UInt64], started: Date, wallSeconds: Double) throws(InputError) -> String {
-        var hashes: [String: String] = [:]
-        for input in inputs { hashes[input.name] = try sha256(path: input.path) }
-        let document: [String: Any] = [
-            "jetsim_version": JetsimVersionInfo.version,
-            "command": command,
-            "config": config,
-            "seeds": seeds.map { NSNumber(value: $0) },
-            "inputs_sha256": hashes,
-            "policies": policies.map { ["name": $0.name, "display_name": $0.displayName,
-                                        "parameters": Dictionary(uniqueKeysWithValues: $0.parameters.map { ($0.name, $0.value) }),
-                                        "capabilities": $0.capabilities.names] as [String: Any] },
-            "started_at": ISO8601DateFormatter().string(from: started),
-            "wall_seconds": (wallSeconds * 1000).rounded() / 1000,
-        ]
-        do {
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            return String(decoding: data, as: UTF8.self) + "\n"
-        } catch {
-            throw InputError(file: "manifest.json", message: "cannot encode the manifest", exitCode: InputError.cannotCreate)
-        }
     }
 }
 

@@ -7,6 +7,8 @@ import Yams
 public struct ExperimentConfig: Sendable, Equatable {
     public var apps: String?
     public var trace: String?
+    /// A directory of traces (`--traces`): every file in it makes one workload of the grid.
+    public var traces: String?
     public var format: String?
     public var devices: [String]?
     public var policies: [String]?
@@ -25,7 +27,7 @@ public struct ExperimentConfig: Sendable, Equatable {
 
     public init() {}
 
-    public static let keys = ["apps", "trace", "format", "devices", "policies", "seeds", "warmup", "interval", "baseline", "jobs", "out"]
+    public static let keys = ["apps", "trace", "traces", "format", "devices", "policies", "seeds", "warmup", "interval", "baseline", "jobs", "out"]
     public static let formats = ["jetsim", "libcachesim"]
 
     /// The largest values accepted (README, "Comparing policies"): durations as in device files, and jobs.
@@ -50,6 +52,7 @@ public struct ExperimentConfig: Sendable, Equatable {
         var c = self
         c.apps = apps.map(rebase)
         c.trace = trace.map(rebase)
+        c.traces = traces.map(rebase)
         c.out = out.map(rebase)
         c.devices = devices?.map { DeviceSource.file($0) == nil ? $0 : rebase($0) }
         c.policies = policies?.map { PolicySource.isPath($0) ? rebase($0) : $0 }
@@ -119,6 +122,7 @@ public struct ExperimentConfig: Sendable, Equatable {
             switch key {
             case "apps": c.apps = try path()
             case "trace": c.trace = try path()
+            case "traces": c.traces = try path()
             case "format":
                 let expected = "one of: \(formats.joined(separator: ", "))"
                 let s = try yaml.scalar(v, key, expected: expected)

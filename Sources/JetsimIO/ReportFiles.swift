@@ -69,15 +69,15 @@ public enum ReportFiles {
         return FixedPoint.format(Int(appMicros * 1000 / Int128(span)), over: 1000, decimals: 3)
     }
 
-    public static let intervalsHeader = ["policy", "device", "seed", "interval_start_s", "interval_end_s"] + metricHeader
+    public static let intervalsHeader = ["policy", "device", "trace", "seed", "interval_start_s", "interval_end_s"] + metricHeader
 
     /// One row per interval window of one run.
-    public static func intervalRows(_ r: SimulationResult) -> [[String]] {
+    public static func intervalRows(_ r: SimulationResult, labels: RunLabels) -> [[String]] {
         var start = r.measured.time - r.simulatedMicros   // the first event
         if let first = r.samples.first { start = min(start, first.time) }
         return r.intervals.map { w in
             defer { start = w.time }
-            return [r.policy.displayName, r.device.name, String(r.seed), FixedPoint.seconds(start), FixedPoint.seconds(w.time)]
+            return [r.policy.displayName, r.device.name, labels.trace, String(r.seed), FixedPoint.seconds(start), FixedPoint.seconds(w.time)]
                 + metricValues(w, span: w.time - start)
         }
     }

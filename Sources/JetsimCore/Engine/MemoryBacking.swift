@@ -1,5 +1,5 @@
 /// Where kill decisions take their byte counts from in real-memory mode.
-public enum PressureSource: String, Sendable, CaseIterable {
+public enum PressureSource: String, Sendable, CaseIterable, Codable {
     /// The model's exact integer accounting (the default; a backing then only measures).
     case model
     /// The model plus what the backing's allocator holds beyond it (freed-but-dirty pages, fragmentation).
@@ -95,7 +95,7 @@ public struct LiveSample: Sendable, Equatable {
 }
 
 /// How far real memory diverged from the model over a run (summary.csv columns).
-public struct BackingSummary: Sendable, Equatable {
+public struct BackingSummary: Sendable, Equatable, Codable {
     /// The backing as given (`jemalloc:scale=1/256`).
     public var backing: String
     public var pressureSource: PressureSource

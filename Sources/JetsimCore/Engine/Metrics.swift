@@ -24,7 +24,7 @@ struct MetricsCollector {
 }
 
 /// Per-app results (`apps.csv`).
-public struct AppSummary: Sendable, Equatable {
+public struct AppSummary: Sendable, Equatable, Codable {
     public var name: String
     public var launches: Int
     public var coldLaunches: Int
@@ -38,7 +38,7 @@ public struct AppSummary: Sendable, Equatable {
 }
 
 /// Everything one run produced, ready for the report writers.
-public struct SimulationResult: Sendable {
+public struct SimulationResult: Sendable, Codable {
     public var policy: PolicyDescriptor
     public var device: Device
     public var seed: UInt64

@@ -1,6 +1,6 @@
 /// Every additive counter of a run at one instant. A measurement window (after the warm-up, or one interval) is the
 /// difference of two snapshots, so metrics can start later than the simulation without changing it.
-public struct MetricsSnapshot: Sendable, Equatable {
+public struct MetricsSnapshot: Sendable, Equatable, Codable {
     public var time = 0
     public var events = 0
     public var launches = 0
@@ -29,7 +29,7 @@ public struct MetricsSnapshot: Sendable, Equatable {
     /// Per-app counters, when the snapshot was asked for them.
     public var apps: [AppCounters]?
 
-    public struct AppCounters: Sendable, Equatable {
+    public struct AppCounters: Sendable, Equatable, Codable {
         public var launches = 0, coldLaunches = 0, resumes = 0, kills = 0, backgroundLaunches = 0, residentMicros = 0
         public var footprintIntegral: Int128 = 0
         public var peakFootprint = 0

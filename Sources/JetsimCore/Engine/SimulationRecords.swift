@@ -31,7 +31,7 @@ public struct LifecycleRecord: Sendable, Equatable {
 }
 
 /// One kill, as written to `kills.csv`.
-public struct KillRecord: Sendable, Equatable {
+public struct KillRecord: Sendable, Equatable, Codable {
     public var time: Int
     public var app: Int32
     public var reason: KillReason
@@ -48,7 +48,7 @@ public struct KillRecord: Sendable, Equatable {
 }
 
 /// One row of `timeseries.csv`.
-public struct MemorySample: Sendable, Equatable {
+public struct MemorySample: Sendable, Equatable, Codable {
     public var time: Int
     public var availableBytes: Int
     public var freeBytes: Int

@@ -1,5 +1,5 @@
 /// The five execution states of an iOS app (ios-app-lifecycle.md, "The five execution states").
-public enum AppState: UInt8, Sendable, CaseIterable, BitwiseCopyable {
+public enum AppState: UInt8, Sendable, CaseIterable, BitwiseCopyable, Codable {
     case notRunning, inactive, active, background, suspended
 
     /// The name used in reports.

@@ -2,7 +2,7 @@
 ///
 /// Invariants: `reserveBytes < physicalBytes`; thresholds are ordered critical < idle < soft;
 /// every byte quantity is a multiple of `pageSize` once `normalized()` has run.
-public struct Device: Sendable, Equatable {
+public struct Device: Sendable, Equatable, Codable {
     public var name: String
     public var physicalBytes: Int
     /// Wired memory and system daemons: memory apps can never have.
@@ -35,7 +35,7 @@ public struct Device: Sendable, Equatable {
     /// opened does not fit. Used to cross-check Jetsim against cache simulators such as libCacheSim.
     public var cacheEquivalent = false
 
-    public struct KillThresholds: Sendable, Equatable {
+    public struct KillThresholds: Sendable, Equatable, Codable {
         /// Percent of physical memory; kills start when *available* memory falls below.
         public var criticalPercent: Int, idlePercent: Int, softPercent: Int
         public init(criticalPercent: Int, idlePercent: Int, softPercent: Int) {
@@ -53,7 +53,7 @@ public struct Device: Sendable, Equatable {
     }
 
     /// Hysteresis on the share of non-compressed memory (xnu-jetsam.md §6), in percent.
-    public struct PressureThresholds: Sendable, Equatable {
+    public struct PressureThresholds: Sendable, Equatable, Codable {
         public var warningEnter = 50, warningExit = 60, criticalEnter = 30, criticalExit = 35
         public init() {}
     }
@@ -68,7 +68,7 @@ public struct Device: Sendable, Equatable {
     ///   (vm_compressor.c:904–911): the most uncompressed data the compressor may hold.
     /// - "Low on space" is either count above 98 % of its limit (vm_compressor.c:565–568, 899, 914); it makes the
     ///   system unhealthy (kern_memorystatus_policy.c:87–88, 116–125) and so kills by itself.
-    public struct Compressor: Sendable, Equatable {
+    public struct Compressor: Sendable, Equatable, Codable {
         public var enabled: Bool
         /// Default compression ratio in thousandths (2000 = 2 : 1); apps may override.
         public var ratioMilli: Int
@@ -84,7 +84,7 @@ public struct Device: Sendable, Equatable {
     }
 
     /// Kernel versions with different rules. Every difference is listed in README ("Kernel versions").
-    public enum Kernel: String, Sendable, CaseIterable {
+    public enum Kernel: String, Sendable, CaseIterable, Codable {
         /// iOS 18.4's kernel (xnu-11417.101.15), the one the rules cite: the long-idle reaper is on.
         case xnu11417 = "xnu-11417"
         /// iOS 17's kernel (xnu-10063): no long-idle reaper (absent in xnu-10063 and xnu-11215).
@@ -94,7 +94,7 @@ public struct Device: Sendable, Equatable {
     /// The long-idle reaper of xnu-11417 (`bsd/kern/kern_memorystatus.c`): below `thresholdPercent` of RAM available,
     /// a sweep kills every app that has sat in band 0 for at least `minIdleAgeMicros` and is not likely to be
     /// relaunched, one at a time, until none is left; the next sweep may start `rescanMicros` after it ends.
-    public struct Reaper: Sendable, Equatable {
+    public struct Reaper: Sendable, Equatable, Codable {
         /// On by default on iOS (kern_memorystatus.c:308–312) from xnu-11417 on.
         public var enabled = true
         /// 4 × the critical threshold, 18/4 × between 3 and 6 GiB: 20 / 18 / 16 % (kern_memorystatus.c:292–295, 2088–2097).
@@ -118,7 +118,7 @@ public struct Device: Sendable, Equatable {
     /// them (slower than a plain resume, far faster than a cold launch). On by default, as iOS's kernel builds it
     /// (`FREEZE_ENABLED_DEFAULT`, kern_memorystatus_freeze.c:124–129; xnu-jetsam.md §8); its thread runs only on a
     /// device with freezer swap (freeze.c:1678–1707), so a study of a phone without it sets `freezer: false`.
-    public struct Freezer: Sendable, Equatable {
+    public struct Freezer: Sendable, Equatable, Codable {
         public var enabled = true
         /// Freeze only while more than this many suspended apps are unfrozen (`FREEZE_SUSPENDED_THRESHOLD_DEFAULT`).
         public var suspendedThreshold = 4
@@ -136,7 +136,7 @@ public struct Device: Sendable, Equatable {
         public init() {}
     }
 
-    public struct SystemTimers: Sendable, Equatable {
+    public struct SystemTimers: Sendable, Equatable, Codable {
         /// An app that just lost its last assertion sits in the aging band this long (2 s).
         public var agingMicros = 2 * Units.microsPerSecond
         /// The launch watchdog (about 20 s).
@@ -154,7 +154,7 @@ public struct Device: Sendable, Equatable {
     }
 
     /// Budgets by OS era (ios-app-lifecycle.md): before iOS 7, iOS 7–12, iOS 13 and later.
-    public enum OSEra: String, Sendable, CaseIterable {
+    public enum OSEra: String, Sendable, CaseIterable, Codable {
         case ios6, ios7, ios13
         public var backgroundTaskBudgetMicros: Int {
             switch self {

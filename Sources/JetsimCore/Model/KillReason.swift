@@ -1,7 +1,7 @@
 /// Why an app was killed. The first group are the kernel's jetsam reasons with XNU's report strings
 /// (xnu-jetsam.md §4); the last two are lifecycle kills by the system's watchdogs
 /// (ios-app-lifecycle.md: the launch watchdog, and an unfinished background task at expiry).
-public enum KillReason: UInt8, Sendable, CaseIterable {
+public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
     case perProcessLimit
     case highwater
     case idleExit

@@ -1,5 +1,5 @@
 /// System memory pressure level (xnu-jetsam.md §6). Levels are notifications, not kills.
-public enum PressureLevel: UInt8, Sendable, Comparable, CaseIterable {
+public enum PressureLevel: UInt8, Sendable, Comparable, CaseIterable, Codable {
     case normal, warning, critical
     public var reportName: String {
         switch self {

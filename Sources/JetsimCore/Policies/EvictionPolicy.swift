@@ -96,7 +96,7 @@ public struct RankingKey: Comparable, Sendable, Hashable, BitwiseCopyable {
 }
 
 /// What a policy needs or does, so tools can say what it can be compared on.
-public struct PolicyCapabilities: OptionSet, Sendable, Hashable {
+public struct PolicyCapabilities: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Needs the whole trace in advance (next-use times): the offline optimum.
@@ -142,6 +142,28 @@ public struct PolicyDescriptor: Sendable, Equatable {
 
     public static func == (a: PolicyDescriptor, b: PolicyDescriptor) -> Bool {
         a.displayName == b.displayName
+    }
+}
+
+/// Parameters as `[[name, value]]`, in order (a shard's results carry their policy: `jetsim merge`).
+extension PolicyDescriptor: Codable {
+    private enum CodingKeys: String, CodingKey { case name, parameters, capabilities }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let pairs = try c.decode([[String]].self, forKey: .parameters)
+        guard pairs.allSatisfy({ $0.count == 2 }) else {
+            throw DecodingError.dataCorruptedError(forKey: .parameters, in: c, debugDescription: "each parameter is [name, value]")
+        }
+        self.init(name: try c.decode(String.self, forKey: .name), parameters: pairs.map { ($0[0], $0[1]) },
+                  capabilities: try c.decode(PolicyCapabilities.self, forKey: .capabilities))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(parameters.map { [$0.name, $0.value] }, forKey: .parameters)
+        try c.encode(capabilities, forKey: .capabilities)
     }
 }
 

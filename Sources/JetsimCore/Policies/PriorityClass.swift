@@ -1,6 +1,6 @@
 /// What the kernel knows about an app's importance, before any policy turns it into a number.
 /// A policy maps classes to bands (`EvictionPolicy.band(for:)`); the engine tracks when an app entered its band.
-public enum PriorityClass: UInt8, Sendable, CaseIterable, BitwiseCopyable {
+public enum PriorityClass: UInt8, Sendable, CaseIterable, BitwiseCopyable, Codable {
     /// Not running: no band.
     case none
     /// Suspended for longer than the aging time (XNU band IDLE 0).

@@ -1,0 +1,226 @@
+import Dispatch
+import Foundation
+import JetsimCore
+import JetsimIO
+import JetsimWorkloads
+
+/// A grid experiment as data: its configuration (workloads, devices, policies, seeds, shared options; the cells and
+/// their ids: `GridConfiguration`) and what is needed to make its generated workloads again.
+public struct ExperimentPlan: Sendable {
+    public var configuration: GridConfiguration
+    /// The generated workloads' model (its seed is replaced by each workload's); nil for trace files.
+    public var generator: WorkloadOptions?
+
+    public init(configuration: GridConfiguration, generator: WorkloadOptions?) {
+        self.configuration = configuration
+        self.generator = generator
+    }
+}
+
+/// The one driver of grids: runs any subset of a plan's cells on `jobs` threads — all of them for `compare`, one shard's
+/// for `compare --shard`. Each workload is loaded once (and only when one of the cells needs it), shared by its cells,
+/// and dropped before the next is loaded; a cell's result never depends on its thread or on the other cells run.
+public struct ExperimentRunner {
+    public var plan: ExperimentPlan
+    /// Where each named input is read from (a pipe's private copy: `ReadOnceInput`); a name not here is read where it is.
+    public var readFrom: [String: String]
+    public var jobs: Int
+    /// Called as cells finish, with the number done and the number to do.
+    public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Called once with a note for the user (the charted cell's sampling was made coarser).
+    public var note: ((String) -> Void)?
+
+    public init(plan: ExperimentPlan, readFrom: [String: String] = [:], jobs: Int) {
+        self.plan = plan
+        self.readFrom = readFrom
+        self.jobs = jobs
+    }
+
+    /// What running some cells produced.
+    public struct Output {
+        /// One run per cell, in id order.
+        public var results: [SimulationResult]
+        /// The labels of every workload a cell belonged to, by workload index.
+        public var workloads: [Int: RunLabels]
+        /// SHA-256 of the trace and catalog files read, by the name the user gave.
+        public var inputHashes: [String: String]
+        /// The charted cell's chart files, when it was among the cells (its result then keeps no kills: they are here).
+        public var chart: ChartFiles?
+    }
+
+    /// Runs `cells` (ids of `plan.configuration`).
+    public func run(cells: Range<Int>) throws -> Output {
+        let config = plan.configuration
+        let policiesDirectory = config.policiesDirectory
+        let prototypes = try config.policies.map {
+            try PolicySource.make($0, environment: PolicyEnvironment(seed: 1, device: config.devices[0]), policiesDirectory: policiesDirectory)
+        }
+        let needsFuture = prototypes.contains { $0.descriptor.capabilities.contains(.needsFuture) }
+        // Cells whose policy scans every resident app at each kill (no ranking key: the slow ones) start first, so that no
+        // long cell starts last and leaves a thread idle; the charted cell before them, since its result is the largest.
+        let scans = prototypes.map { !$0.hasRankingKey }
+        var output = Output(results: [], workloads: [:], inputHashes: [:], chart: nil)
+        let slots = Slots(count: cells.count)
+        let failure = FailureBox()
+        let total = cells.count
+        let progress = self.progress
+        let perWorkload = config.cellsPerWorkload
+        let chart = ChartBox()
+        for w in (cells.isEmpty ? 0..<0 : cells.lowerBound / perWorkload ..< (cells.upperBound - 1) / perWorkload + 1) {
+            let ids = Array(cells.clamped(to: w * perWorkload ..< (w + 1) * perWorkload))
+            let workload = try load(w, needsFuture: needsFuture, hashInto: &output.inputHashes)
+            output.workloads[w] = workload.labels
+            let span = (workload.events.last?.time ?? 0) - (workload.events.first?.time ?? 0)
+            if config.intervalMicros > 0 {
+                try TimeWindows.check(trace: workload.labels.tracePath, spanMicros: span, intervalMicros: config.intervalMicros,
+                                      runs: config.cellCount, windows: "--interval \(TimeWindows.seconds(config.intervalMicros)) s",
+                                      advice: "choose a longer --interval", exitCode: InputError.usage)
+            }
+            // The charted cell's memory series is chart data: as many points as a chart can use (ChartReport.maxSeriesPoints),
+            // spread over the whole run, rather than --sample-interval's until a cap cut it short. Sample spacing changes
+            // no decision (TimingIndependenceTests).
+            let chartSampleInterval = max(config.sampleIntervalMicros, span / ChartReport.maxSeriesPoints + 1)
+            if ids.contains(config.chartCell) && chartSampleInterval > config.sampleIntervalMicros {
+                note?("note: chart-timeseries.csv samples every \(TimeWindows.seconds(chartSampleInterval)) s, not --sample-interval's "
+                      + "\(TimeWindows.seconds(config.sampleIntervalMicros)) s, to stay within \(ChartReport.maxSeriesPoints) points over the run")
+            }
+            var base = SimulationOptions()
+            base.sampleIntervalMicros = config.sampleIntervalMicros
+            base.warmupMicros = config.warmupMicros
+            base.intervalMicros = config.intervalMicros
+            let options = base
+            let order = ids.filter { $0 == config.chartCell } + ids.filter { $0 != config.chartCell && scans[config.cell($0).policy] }
+                + ids.filter { $0 != config.chartCell && !scans[config.cell($0).policy] }
+            let queue = WorkQueue(order: order)
+            DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, ids.count))) { _ in
+                while let id = queue.next() {
+                    let cell = config.cell(id)
+                    let charted = id == config.chartCell
+                    do {
+                        let device = config.devices[cell.device]
+                        let policy = try PolicySource.make(config.policies[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
+                                                           policiesDirectory: policiesDirectory)
+                        var cellOptions = options
+                        cellOptions.seed = cell.seed
+                        if charted { cellOptions.sampleIntervalMicros = chartSampleInterval }
+                        var result = runCell(policy, device: device, catalog: workload.catalog, events: workload.events, options: cellOptions,
+                                             future: policy.descriptor.capabilities.contains(.needsFuture) ? workload.future : nil,
+                                             keepKillsAndSamples: charted)
+                        if charted {
+                            // The kills are drawn now, by name; the result keeps its samples (intervals.csv starts at the first).
+                            chart.files = try ChartFiles(result, catalogNames: workload.catalog.profiles.map(\.name))
+                            result.kills = []
+                        }
+                        let done = slots.set(id - cells.lowerBound, result)
+                        progress?(done, total)
+                    } catch {
+                        failure.record(error)
+                    }
+                }
+            }
+            if let error = failure.first { throw error }
+        }
+        output.results = slots.all
+        output.chart = chart.files
+        return output
+    }
+
+    /// One workload: parsed once, shared by all of its cells (with next uses, if any policy needs them).
+    struct Workload: Sendable {
+        var catalog: AppCatalog
+        var events: [TraceEvent]
+        var future: NextUseTable?
+        var labels: RunLabels
+    }
+
+    /// Workload `w`: its trace file (and the catalog), or the `w`-th generated one; the files' hashes go into `hashes`.
+    private func load(_ w: Int, needsFuture: Bool, hashInto hashes: inout [String: String]) throws -> Workload {
+        let config = plan.configuration
+        let catalog: AppCatalog
+        let events: [TraceEvent]
+        let labels: RunLabels
+        if let seeds = config.workloadSeeds, var options = plan.generator {
+            options.seed = seeds[w]
+            let name = "workload-seed-\(seeds[w])"
+            (catalog, events) = try WorkloadFiles.load(WorkloadGenerator(options: options), name: name)
+            labels = RunLabels(trace: name, tracePath: "generate:seed=\(seeds[w]),\(config.generate ?? "")", appNames: [])
+        } else {
+            let trace = config.traces?[w] ?? ""
+            let path = readFrom[trace] ?? trace
+            if config.format == "libcachesim" {
+                let fields = try config.csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
+                let lcs = try LibCacheSimTrace(path: path, fields: fields, name: trace)
+                catalog = lcs.catalog
+                var source = EventSource.libCacheSim(lcs)
+                events = try source.readAll()
+            } else {
+                let apps = config.apps ?? ""
+                catalog = try CatalogFile.read(path: readFrom[apps] ?? apps, name: apps)
+                // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
+                events = try TraceReader.readAll(path: path, catalog: catalog, threads: min(jobs, 2), name: trace)
+                if hashes[apps] == nil { hashes[apps] = try CompareReports.sha256(path: readFrom[apps] ?? apps) }
+            }
+            hashes[trace] = try CompareReports.sha256(path: path)
+            labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [])
+        }
+        return Workload(catalog: catalog, events: events, future: needsFuture ? NextUseTable(events: events, appCount: catalog.count) : nil,
+                        labels: labels)
+    }
+}
+
+/// A path's last component.
+public func baseName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+}
+
+/// Results written by index from worker threads; each slot is written once.
+final class Slots: @unchecked Sendable {
+    private var results: [SimulationResult?]
+    private let lock = NSLock()
+    private var done = 0
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: SimulationResult) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        results[index] = result
+        done += 1
+        return done
+    }
+    var all: [SimulationResult] { results.compactMap { $0 } }
+}
+
+/// Hands out cell ids, each once and in `order`, to worker threads.
+final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var position = 0
+    private let order: [Int]
+    init(order: [Int]) { self.order = order }
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard position < order.count else { return nil }
+        position += 1
+        return order[position - 1]
+    }
+}
+
+/// Where the charted cell's thread leaves its chart files.
+final class ChartBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: ChartFiles?
+    var files: ChartFiles? {
+        get { lock.lock(); defer { lock.unlock() }; return value }
+        set { lock.lock(); defer { lock.unlock() }; value = newValue }
+    }
+}
+
+/// The first error any worker met.
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var first: Error?
+    func record(_ error: Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if first == nil { first = error }
+    }
+}
