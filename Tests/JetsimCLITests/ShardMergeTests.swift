@@ -125,8 +125,13 @@ import Testing
         let base = ["compare", "--apps", CLI.exampleApps, "--policies", "xnu,lru", "--devices", "iphone-x", "--quiet"]
         #expect(try CLI.run(base + ["--traces", dir + "/traces", "--out", dir + "/dir"]).status == 0)
         #expect(try CLI.run(base + ["--trace", dir + "/traces/a.csv", "--trace", dir + "/traces/b.csv", "--out", dir + "/each"]).status == 0)
+        // An experiment file's `traces`, relative to the file.
+        try "apps: \(CLI.exampleApps)\ntraces: traces\npolicies: [xnu, lru]\ndevices: [iphone-x]\nout: from-file\n"
+            .write(toFile: dir + "/grid.yaml", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["compare", "--config", dir + "/grid.yaml", "--quiet"]).status == 0)
         let fromDirectory = try String(contentsOfFile: dir + "/dir/summary.csv", encoding: .utf8)
         #expect(fromDirectory == (try String(contentsOfFile: dir + "/each/summary.csv", encoding: .utf8)))
+        #expect(fromDirectory == (try String(contentsOfFile: dir + "/from-file/summary.csv", encoding: .utf8)))
         #expect(fromDirectory.split(separator: "\n").map { $0.split(separator: ",")[2] }.dropFirst().contains("b.csv"))
         let twice = try CLI.run(base + ["--trace", CLI.exampleTrace, "--trace", CLI.exampleTrace, "--out", dir + "/x"])
         #expect(twice.status == 64 && twice.stderr.contains("twice"), "\(twice.stderr)")
