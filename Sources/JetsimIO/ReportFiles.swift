@@ -19,49 +19,84 @@ public struct RunLabels: Sendable {
 public enum ReportFiles {
     // MARK: summary.csv
 
+    /// One column of a report: its name and how a row's value is rendered, side by side so that a header and its rows
+    /// cannot drift apart.
+    public struct Column<Row>: Sendable {
+        public var name: String
+        public var value: @Sendable (Row) -> String
+        public init(_ name: String, _ value: @escaping @Sendable (Row) -> String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// A measured window: the counters and how long it lasted (µs).
+    public typealias Window = (metrics: MetricsSnapshot, span: Int)
+
     /// The metric columns shared by `summary.csv` (one measured window per run) and `intervals.csv`.
-    public static var metricHeader: [String] {
-        ["events", "sim_seconds", "launches", "cold_launches", "resumes", "hot_launch_ratio", "kills"]
-            + KillReason.allCases.map { "kills_" + $0.reportName.replacingOccurrences(of: "-", with: "_") }
-            + ["user_visible_kills", "purged_mb", "memory_warnings", "oom_events", "mean_launch_ms", "p95_launch_ms",
-               "time_warning_s", "time_critical_s", "mean_resident_apps", "jetsam_kills", "relaunches_after_kill",
-               "background_launches", "kills_avoided_by_purge", "terminations", "ignored_events", "compressed_mb",
-               "peak_compressor_mb", "freezes", "thaws", "frozen_written_mb"]
-    }
+    public static let metricColumns: [Column<Window>] = [
+        Column("events") { String($0.metrics.events) },
+        Column("sim_seconds") { FixedPoint.seconds($0.span) },
+        Column("launches") { String($0.metrics.launches) },
+        Column("cold_launches") { String($0.metrics.coldLaunches) },
+        Column("resumes") { String($0.metrics.resumes) },
+        Column("hot_launch_ratio") { FixedPoint.format($0.metrics.resumes, over: $0.metrics.launches, decimals: 4) },
+        Column("kills") { String($0.metrics.totalKills) },
+    ] + KillReason.allCases.map { reason in
+        Column("kills_" + reason.reportName.replacingOccurrences(of: "-", with: "_")) { String($0.metrics.killsByReason[Int(reason.rawValue)]) }
+    } + [
+        Column("user_visible_kills") { String($0.metrics.userVisibleKills) },
+        Column("purged_mb") { FixedPoint.mebibytes($0.metrics.purgedBytes) },
+        Column("memory_warnings") { String($0.metrics.memoryWarnings) },
+        Column("oom_events") { String($0.metrics.oomEvents) },
+        Column("mean_launch_ms") { FixedPoint.format($0.metrics.totalLaunchMillis, over: $0.metrics.launches, decimals: 3) },
+        Column("p95_launch_ms") { String($0.metrics.p95LaunchMillis) },
+        Column("time_warning_s") { FixedPoint.seconds($0.metrics.microsAtLevel[1]) },
+        Column("time_critical_s") { FixedPoint.seconds($0.metrics.microsAtLevel[2]) },
+        Column("mean_resident_apps") { meanResidentApps($0.metrics.residentAppMicros, span: $0.span) },
+        Column("jetsam_kills") { w in String(KillReason.allCases.filter(\.isJetsam).map { w.metrics.killsByReason[Int($0.rawValue)] }.reduce(0, +)) },
+        Column("relaunches_after_kill") { String($0.metrics.relaunchesAfterKill) },
+        Column("background_launches") { String($0.metrics.backgroundLaunches) },
+        Column("kills_avoided_by_purge") { String($0.metrics.killsAvoidedByPurge) },
+        Column("terminations") { String($0.metrics.terminations) },
+        Column("ignored_events") { String($0.metrics.ignoredEvents) },
+        Column("compressed_mb") { FixedPoint.mebibytes($0.metrics.compressedBytes) },
+        Column("peak_compressor_mb") { FixedPoint.mebibytes($0.metrics.peakCompressorBytes) },
+        Column("freezes") { String($0.metrics.freezes) },
+        Column("thaws") { String($0.metrics.thaws) },
+        Column("frozen_written_mb") { FixedPoint.mebibytes($0.metrics.frozenWrittenBytes) },
+    ]
 
-    /// The metrics of window `w`, which lasted `span` µs, in `metricHeader` order.
-    public static func metricValues(_ w: MetricsSnapshot, span: Int) -> [String] {
-        let jetsam = KillReason.allCases.filter(\.isJetsam).map { w.killsByReason[Int($0.rawValue)] }.reduce(0, +)
-        return [String(w.events), FixedPoint.seconds(span), String(w.launches), String(w.coldLaunches), String(w.resumes),
-                FixedPoint.format(w.resumes, over: w.launches, decimals: 4), String(w.totalKills)]
-            + KillReason.allCases.map { String(w.killsByReason[Int($0.rawValue)]) }
-            + [String(w.userVisibleKills), FixedPoint.mebibytes(w.purgedBytes), String(w.memoryWarnings), String(w.oomEvents),
-               FixedPoint.format(w.totalLaunchMillis, over: w.launches, decimals: 3), String(w.p95LaunchMillis),
-               FixedPoint.seconds(w.microsAtLevel[1]), FixedPoint.seconds(w.microsAtLevel[2]),
-               meanResidentApps(w.residentAppMicros, span: span), String(jetsam), String(w.relaunchesAfterKill),
-               String(w.backgroundLaunches), String(w.killsAvoidedByPurge), String(w.terminations), String(w.ignoredEvents),
-               FixedPoint.mebibytes(w.compressedBytes), FixedPoint.mebibytes(w.peakCompressorBytes),
-               String(w.freezes), String(w.thaws), FixedPoint.mebibytes(w.frozenWrittenBytes)]
-    }
+    /// A run, as summary.csv's row sees it: the result and its workload's labels.
+    public typealias LabelledRun = (result: SimulationResult, labels: RunLabels)
 
-    public static var summaryHeader: [String] { ["policy", "device", "trace", "seed"] + metricHeader + ["kernel"] + backingHeader + ["trace_path"] }
+    /// summary.csv's columns: the cell, the measured window's metrics, the kernel, the backing, the trace as given.
+    public static let summaryColumns: [Column<LabelledRun>] = [
+        Column("policy") { $0.result.policy.displayName },
+        Column("device") { $0.result.device.name },
+        Column("trace") { $0.labels.trace },
+        Column("seed") { String($0.result.seed) },
+    ] + metricColumns.map { c in Column(c.name) { c.value(($0.result.measured, $0.result.simulatedMicros)) } } + [
+        Column("kernel") { $0.result.device.kernel.rawValue },
+    ] + backingColumns.map { c in Column(c.name) { c.value($0.result.backing) } } + [
+        Column("trace_path") { $0.labels.tracePath },
+    ]
+
+    public static var summaryHeader: [String] { summaryColumns.map(\.name) }
 
     public static func summaryRow(_ r: SimulationResult, labels: RunLabels) -> [String] {
-        [r.policy.displayName, r.device.name, labels.trace, String(r.seed)] + metricValues(r.measured, span: r.simulatedMicros)
-            + [r.device.kernel.rawValue] + backingValues(r.backing) + [labels.tracePath]
+        summaryColumns.map { $0.value((r, labels)) }
     }
 
     /// Real-memory mode's columns: which backing, what decisions used, and how far real memory diverged.
-    public static let backingHeader = ["backing", "pressure_source", "live_rows", "footprint_error_mean",
-                                       "footprint_error_max", "allocator_retained_mb_max"]
-
-    static func backingValues(_ b: BackingSummary?) -> [String] {
-        guard let b else { return ["model", "model", "", "", "", ""] }
-        return [b.backing, b.pressureSource.rawValue, String(b.liveRows),
-                FixedPoint.format(b.meanRelativeErrorPPM, over: 1_000_000, decimals: 6),
-                FixedPoint.format(b.maxRelativeErrorPPM, over: 1_000_000, decimals: 6),
-                FixedPoint.mebibytes(b.retainedBytesMax)]
-    }
+    static let backingColumns: [Column<BackingSummary?>] = [
+        Column("backing") { $0?.backing ?? "model" },
+        Column("pressure_source") { $0?.pressureSource.rawValue ?? "model" },
+        Column("live_rows") { $0.map { String($0.liveRows) } ?? "" },
+        Column("footprint_error_mean") { $0.map { FixedPoint.format($0.meanRelativeErrorPPM, over: 1_000_000, decimals: 6) } ?? "" },
+        Column("footprint_error_max") { $0.map { FixedPoint.format($0.maxRelativeErrorPPM, over: 1_000_000, decimals: 6) } ?? "" },
+        Column("allocator_retained_mb_max") { $0.map { FixedPoint.mebibytes($0.retainedBytesMax) } ?? "" },
+    ]
 
     static func meanResidentApps(_ appMicros: Int128, span: Int) -> String {
         guard span > 0 else { return "0.000" }
@@ -69,7 +104,7 @@ public enum ReportFiles {
         return FixedPoint.format(Int(appMicros * 1000 / Int128(span)), over: 1000, decimals: 3)
     }
 
-    public static let intervalsHeader = ["policy", "device", "trace", "seed", "interval_start_s", "interval_end_s"] + metricHeader
+    public static let intervalsHeader = ["policy", "device", "trace", "seed", "interval_start_s", "interval_end_s"] + metricColumns.map(\.name)
 
     /// One row per interval window of one run.
     public static func intervalRows(_ r: SimulationResult, labels: RunLabels) -> [[String]] {
@@ -78,7 +113,7 @@ public enum ReportFiles {
         return r.intervals.map { w in
             defer { start = w.time }
             return [r.policy.displayName, r.device.name, labels.trace, String(r.seed), FixedPoint.seconds(start), FixedPoint.seconds(w.time)]
-                + metricValues(w, span: w.time - start)
+                + metricColumns.map { $0.value((w, w.time - start)) }
         }
     }
 
