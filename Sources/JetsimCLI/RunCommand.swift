@@ -112,21 +112,18 @@ public struct RunCommand: ParsableCommand {
         let deviceValue = try deviceAdjustments.apply(to: try DeviceSource.resolve(device))
         let policyValue = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
                                                 policiesDirectory: try policyDirectory.path())
-        let catalog: AppCatalog
-        var source: EventSource
+        // A plan of one cell, read by the grids' own loader: the trace streams as the run goes.
         // A libCacheSim trace is read twice (scanned for its objects, then replayed as the run goes): a pipe is copied
         // once, and the copy must outlive the run.
         let traceInput = try ReadOnceInput(format == "libcachesim" ? trace : "")
         defer { withExtendedLifetime(traceInput) {} }
-        if format == "libcachesim" {
-            let lcs = try LibCacheSimTrace(path: traceInput.path, fields: try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init(),
-                                       name: trace)
-            catalog = lcs.catalog
-            source = .libCacheSim(lcs)
-        } else {
-            catalog = try CatalogFile.read(path: apps ?? "")
-            source = .jetsim(try TraceReader(path: trace, catalog: catalog))
-        }
+        let cell = GridConfiguration(
+            traces: [trace], apps: apps, format: format, csvFields: csvFields, workloadSeeds: nil, generate: nil, policies: [policy],
+            deviceNames: [device], devices: [deviceValue], deviceAdjustments: deviceAdjustments.arguments, seeds: [seed], warmupMicros: 0,
+            intervalMicros: 0, sampleIntervalMicros: try sampleIntervalMicros(sampleInterval), baselinePolicy: 0, chartCell: 0,
+            policiesDirectory: try policyDirectory.path())
+        let readFrom = format == "libcachesim" ? [trace: traceInput.path] : [:]
+        var (catalog, source, _) = try ExperimentRunner(plan: ExperimentPlan(configuration: cell, generator: nil), readFrom: readFrom, jobs: 1).open(0)
         var future: NextUseTable?
         if policyValue.descriptor.capabilities.contains(.needsFuture) {
             // The offline optimum needs the whole trace: load it once, compute next uses in one backward pass.
@@ -137,7 +134,7 @@ public struct RunCommand: ParsableCommand {
         var options = SimulationOptions()
         options.seed = seed
         options.maxSamples = maxSamples
-        options.sampleIntervalMicros = try sampleIntervalMicros(sampleInterval)
+        options.sampleIntervalMicros = cell.sampleIntervalMicros
         options.pressureSource = PressureSource(rawValue: pressureSource) ?? .model
         let spec = try BackingSpec(parsing: backing)
         var budget = 0

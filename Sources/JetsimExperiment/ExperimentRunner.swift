@@ -133,35 +133,55 @@ public struct ExperimentRunner {
         var labels: RunLabels
     }
 
-    /// Workload `w`: its trace file (and the catalog), or the `w`-th generated one; the files' hashes go into `hashes`.
+    /// Workload `w` as it is read: its catalog, a source of its events and its labels. `run` streams the source (its
+    /// memory stays flat however long the trace); a grid loads it whole.
+    public func open(_ w: Int) throws -> (catalog: AppCatalog, source: EventSource, labels: RunLabels) {
+        let config = plan.configuration
+        if let seeds = config.workloadSeeds, var options = plan.generator {
+            options.seed = seeds[w]
+            let name = "workload-seed-\(seeds[w])"
+            let (catalog, events) = try WorkloadFiles.load(WorkloadGenerator(options: options), name: name)
+            return (catalog, .loaded(events, position: 0),
+                    RunLabels(trace: name, tracePath: "generate:seed=\(seeds[w]),\(config.generate ?? "")", appNames: []))
+        }
+        let trace = config.traces?[w] ?? ""
+        let labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [])
+        if config.format == "libcachesim" {
+            let fields = try config.csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
+            let lcs = try LibCacheSimTrace(path: readFrom[trace] ?? trace, fields: fields, name: trace)
+            return (lcs.catalog, .libCacheSim(lcs), labels)
+        }
+        let catalog = try self.catalog()
+        return (catalog, .jetsim(try TraceReader(path: readFrom[trace] ?? trace, catalog: catalog, name: trace)), labels)
+    }
+
+    /// The catalog of Jetsim-format traces.
+    private func catalog() throws(InputError) -> AppCatalog {
+        let apps = plan.configuration.apps ?? ""
+        return try CatalogFile.read(path: readFrom[apps] ?? apps, name: apps)
+    }
+
+    /// Workload `w` loaded whole, with next uses if a policy needs them; the files' SHA-256 go into `hashes`.
     private func load(_ w: Int, needsFuture: Bool, hashInto hashes: inout [String: String]) throws -> Workload {
         let config = plan.configuration
         let catalog: AppCatalog
         let events: [TraceEvent]
         let labels: RunLabels
-        if let seeds = config.workloadSeeds, var options = plan.generator {
-            options.seed = seeds[w]
-            let name = "workload-seed-\(seeds[w])"
-            (catalog, events) = try WorkloadFiles.load(WorkloadGenerator(options: options), name: name)
-            labels = RunLabels(trace: name, tracePath: "generate:seed=\(seeds[w]),\(config.generate ?? "")", appNames: [])
-        } else {
+        if config.workloadSeeds == nil && config.format == "jetsim" {
+            // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
             let trace = config.traces?[w] ?? ""
-            let path = readFrom[trace] ?? trace
-            if config.format == "libcachesim" {
-                let fields = try config.csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
-                let lcs = try LibCacheSimTrace(path: path, fields: fields, name: trace)
-                catalog = lcs.catalog
-                var source = EventSource.libCacheSim(lcs)
-                events = try source.readAll()
-            } else {
-                let apps = config.apps ?? ""
-                catalog = try CatalogFile.read(path: readFrom[apps] ?? apps, name: apps)
-                // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
-                events = try TraceReader.readAll(path: path, catalog: catalog, threads: min(jobs, 2), name: trace)
-                if hashes[apps] == nil { hashes[apps] = try CompareReports.sha256(path: readFrom[apps] ?? apps) }
-            }
-            hashes[trace] = try CompareReports.sha256(path: path)
+            catalog = try self.catalog()
+            events = try TraceReader.readAll(path: readFrom[trace] ?? trace, catalog: catalog, threads: min(jobs, 2), name: trace)
             labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [])
+        } else {
+            var source: EventSource
+            (catalog, source, labels) = try open(w)
+            events = try source.readAll()
+        }
+        if config.workloadSeeds == nil {
+            let trace = config.traces?[w] ?? ""
+            hashes[trace] = try CompareReports.sha256(path: readFrom[trace] ?? trace)
+            if let apps = config.apps, hashes[apps] == nil { hashes[apps] = try CompareReports.sha256(path: readFrom[apps] ?? apps) }
         }
         return Workload(catalog: catalog, events: events, future: needsFuture ? NextUseTable(events: events, appCount: catalog.count) : nil,
                         labels: labels)
