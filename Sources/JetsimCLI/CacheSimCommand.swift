@@ -96,39 +96,40 @@ public struct CacheSimCommand: ParsableCommand {
             workingSet = try LibCacheSimStream.workingSet(path: input.path, fields: fields, format: format, name: trace).bytes
         }
         let capacities = given.map { $0.bytes(workingSet: workingSet) }
-        var cells: [any ReplayCell] = []
         if !quiet { noteDecimalUnits(option: "--capacity", sizes: commaSeparated(capacity)) }
-        for text in PolicySpec.list(policy) {
-            for bytes in capacities {
-                let device = Device.cache(capacityBytes: bytes)
-                let made = try PolicySource.make(text, environment: PolicyEnvironment(seed: seed, device: device), policiesDirectory: try policyDirectory.path())
-                guard !made.descriptor.capabilities.contains(.needsFuture) else {
-                    throw ValidationError("\(made.descriptor.name) needs the whole trace in advance; cachesim streams. "
-                                          + "Use `jetsim run --device cache:\(bytes) --format libcachesim --policy \(text)`")
-                }
-                cells.append(makeCell(made, capacity: bytes))
-            }
+        // A plan of policy × capacity cells (each capacity a cache device), replayed in one pass; cache.csv lists them
+        // policies outer, capacities inner.
+        let policies = PolicySpec.list(policy)
+        let plan = ExperimentPlan(configuration: GridConfiguration(
+            traces: [trace], apps: nil, format: "libcachesim", csvFields: csvFields, workloadSeeds: nil, generate: nil, policies: policies,
+            deviceNames: capacities.map { "cache:\($0)" }, devices: capacities.map { Device.cache(capacityBytes: $0) }, deviceAdjustments: [],
+            seeds: [seed], warmupMicros: 0, intervalMicros: 0, sampleIntervalMicros: 0, baselinePolicy: 0, chartCell: 0,
+            policiesDirectory: try policyDirectory.path()), generator: nil)
+        let order = policies.indices.flatMap { p in capacities.indices.map { d in d * policies.count + p } }
+        var runner: CacheReplayRunner
+        do {
+            runner = try CacheReplayRunner(plan: plan, cells: order)
+        } catch let e as CacheReplayRunner.NeedsFuture {
+            let bytes = capacities[plan.configuration.cell(e.cell).device], text = policies[plan.configuration.cell(e.cell).policy]
+            throw ValidationError("\(e.policy) needs the whole trace in advance; cachesim streams. "
+                                  + "Use `jetsim run --device cache:\(bytes) --format libcachesim --policy \(text)`")
         }
         // One pass: each batch goes through every cell (the cells split over --jobs threads) while the next one is
         // parsed on another thread. Each cell sees every request in trace order, so the threads change no result.
         let requests = ReadAheadRequests(try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
-        let threads = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, cells.count)
         var progress = !quiet && isatty(2) == 1 ? CacheSimProgress() : nil
-        while try requests.next({ batch in
-            replay(batch, through: &cells, threads: threads)
-            progress?.advance(by: batch.count)
-        }) {}
+        try runner.replay(requests, threads: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { progress?.advance(by: $0) }
         progress?.finish()
         withExtendedLifetime(input) {}
-        guard let total = cells.first?.counters.requests, total > 0 else {
+        let rows = runner.rows
+        guard let total = rows.first?.counters.requests, total > 0 else {
             throw InputError(file: trace, message: "no requests in the trace")
         }
-        if cells.contains(where: \.counters.byteTotalsOverflowed) {
+        if rows.contains(where: \.counters.byteTotalsOverflowed) {
             throw InputError(file: trace, message: "the requests add up to more than 8 EiB; byte totals cannot be kept exactly")
         }
         let traceName = baseName(trace)
         let directory = out ?? "Reports/out/\(workloadName(trace))-cachesim"
-        let rows = cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
         try inReportDirectory(directory, replaceable: OutputNames.cachesim) { staging in
             try CacheReport.write(rows, trace: traceName, seed: seed, to: staging)
         }
@@ -142,28 +143,6 @@ public struct CacheSimCommand: ParsableCommand {
             print("\(total) requests, \(rows.first?.counters.objects ?? 0) objects; report: \(directory)/cache.csv")
         }
     }
-}
-
-/// Replays `batch` through every cell, the cells split into `threads` contiguous groups run in parallel (each
-/// group's cells are its own: no two threads touch one cell).
-func replay(_ batch: borrowing RequestBatch, through cells: inout [any ReplayCell], threads: Int) {
-    guard threads > 1 else {
-        for k in cells.indices { cells[k].replay(batch) }
-        return
-    }
-    let count = cells.count
-    cells.withUnsafeMutableBufferPointer { all in
-        let shared = UnsafeSendable((cells: all, batch: copy batch))   // the batch is read, never written, meanwhile
-        DispatchQueue.concurrentPerform(iterations: threads) { k in
-            for c in stride(from: k * count / threads, to: (k + 1) * count / threads, by: 1) { shared.value.cells[c].replay(shared.value.batch) }
-        }
-    }
-}
-
-/// A value handed to `concurrentPerform`'s threads, each of which touches only its own part of it.
-struct UnsafeSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
 
 /// `cachesim`'s progress line on a terminal's stderr: requests so far and their rate, redrawn at most twice a second.
@@ -224,79 +203,5 @@ enum CacheCapacity: Equatable {
             let (high, low) = workingSet.magnitude.multipliedFullWidth(by: UInt(p))
             return Int((100_000_000 as UInt).dividingFullWidth((high, low)).quotient)   // ≤ the working set: fits
         }
-    }
-}
-
-/// One policy × capacity of a cache replay, type-erased so cells of different policies share one pass.
-protocol ReplayCell {
-    associatedtype Policy: EvictionPolicy
-    var cache: CacheReplay<Policy> { get set }
-    var policyName: String { get }
-    // Requirements (not only extension methods), so calls through `any ReplayCell` reach each type's own witness.
-    var capacityBytes: Int { get }
-    var counters: CacheCounters { get }
-    mutating func replay(_ batch: borrowing RequestBatch)
-}
-
-extension ReplayCell {
-    var capacityBytes: Int { cache.capacityBytes }
-    var counters: CacheCounters { cache.counters }
-
-    mutating func replay(_ batch: borrowing RequestBatch) {
-        batch.objects.withUnsafeBufferPointer { objects in
-            batch.sizes.withUnsafeBufferPointer { sizes in
-                batch.times.withUnsafeBufferPointer { times in
-                    for k in 0..<objects.count { cache.request(objects[k], size: sizes[k], time: times[k]) }
-                }
-            }
-        }
-    }
-}
-
-/// Any policy: the generic loop.
-struct PolicyReplayCell<Policy: EvictionPolicy>: ReplayCell {
-    var cache: CacheReplay<Policy>
-    let policyName: String
-}
-
-// The built-ins with a ranking key or a decaying score, as concrete types: a witness of a concrete type is compiled for it, so these
-// cells run a loop specialised for their policy (the replay's code is inlinable).
-struct LRUReplayCell: ReplayCell {
-    var cache: CacheReplay<LRUPolicy>
-    let policyName: String
-}
-
-struct FIFOReplayCell: ReplayCell {
-    var cache: CacheReplay<FIFOPolicy>
-    let policyName: String
-}
-
-struct XNUReplayCell: ReplayCell {
-    var cache: CacheReplay<XNUPolicy>
-    let policyName: String
-}
-
-struct LFUReplayCell: ReplayCell {
-    var cache: CacheReplay<LFUPolicy>
-    let policyName: String
-}
-
-struct CostReplayCell: ReplayCell {
-    var cache: CacheReplay<CostPolicy>
-    let policyName: String
-}
-
-/// A cell for `policy` at `capacity` bytes.
-func makeCell(_ policy: any EvictionPolicy, capacity: Int) -> any ReplayCell {
-    let name = policy.descriptor.displayName
-    switch policy {
-    case let p as LRUPolicy: return LRUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
-    case let p as FIFOPolicy: return FIFOReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
-    case let p as XNUPolicy: return XNUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
-    case let p as LFUPolicy: return LFUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
-    case let p as CostPolicy: return CostReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
-    default:
-        func cell<P: EvictionPolicy>(_ p: P) -> any ReplayCell { PolicyReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name) }
-        return cell(policy)
     }
 }

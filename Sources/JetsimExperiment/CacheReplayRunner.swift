@@ -1,0 +1,142 @@
+import Dispatch
+import JetsimCore
+import JetsimIO
+
+/// The one-pass driver of cache grids (`jetsim cachesim`): every cell of a plan whose devices are caches
+/// (`cache:CAPACITY`) sees each batch of a streamed libCacheSim trace in turn (Caffeine's simulator design), the cells
+/// split over threads. The plan's cells are the same as `compare`'s; this driver runs them without the app lifecycle.
+public struct CacheReplayRunner {
+    public var plan: ExperimentPlan
+    var cells: [any ReplayCell]
+
+    /// Makes one cell per policy × device of `plan`, in the order `cells` gives as ids (any order: cache.csv's).
+    public init(plan: ExperimentPlan, cells ids: [Int]) throws {
+        self.plan = plan
+        let config = plan.configuration
+        cells = try ids.map { id in
+            let cell = config.cell(id)
+            let device = config.devices[cell.device]
+            let policy = try PolicySource.make(config.policies[cell.policy], environment: PolicyEnvironment(seed: cell.seed, device: device),
+                                               policiesDirectory: config.policiesDirectory)
+            guard !policy.descriptor.capabilities.contains(.needsFuture) else { throw CacheReplayRunner.NeedsFuture(policy: policy.descriptor.name, cell: id) }
+            return makeCell(policy, capacity: device.physicalBytes)
+        }
+    }
+
+    /// A policy that needs the whole trace in advance cannot replay a stream.
+    public struct NeedsFuture: Error {
+        public var policy: String
+        public var cell: Int
+    }
+
+    /// Replays every request of `requests` through every cell on `threads` threads; `progress` gets each batch's size.
+    public mutating func replay(_ requests: ReadAheadRequests, threads: Int, progress: (Int) -> Void) throws {
+        let threads = max(1, min(threads, cells.count))
+        while try requests.next({ batch in
+            replayBatch(batch, threads: threads)
+            progress(batch.count)
+        }) {}
+    }
+
+    /// Each cell's policy, capacity and counters, in the order of the ids given.
+    public var rows: [CacheReport.Row] {
+        cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
+    }
+
+    /// Replays `batch` through every cell, the cells split into `threads` contiguous groups run in parallel (each
+    /// group's cells are its own: no two threads touch one cell).
+    mutating func replayBatch(_ batch: borrowing RequestBatch, threads: Int) {
+        guard threads > 1 else {
+            for k in cells.indices { cells[k].replay(batch) }
+            return
+        }
+        let count = cells.count
+        cells.withUnsafeMutableBufferPointer { all in
+            let shared = UnsafeSendable((cells: all, batch: copy batch))   // the batch is read, never written, meanwhile
+            DispatchQueue.concurrentPerform(iterations: threads) { k in
+                for c in stride(from: k * count / threads, to: (k + 1) * count / threads, by: 1) { shared.value.cells[c].replay(shared.value.batch) }
+            }
+        }
+    }
+}
+
+/// A value handed to `concurrentPerform`'s threads, each of which touches only its own part of it.
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+
+/// One policy × capacity of a cache replay, type-erased so cells of different policies share one pass.
+protocol ReplayCell {
+    associatedtype Policy: EvictionPolicy
+    var cache: CacheReplay<Policy> { get set }
+    var policyName: String { get }
+    // Requirements (not only extension methods), so calls through `any ReplayCell` reach each type's own witness.
+    var capacityBytes: Int { get }
+    var counters: CacheCounters { get }
+    mutating func replay(_ batch: borrowing RequestBatch)
+}
+
+extension ReplayCell {
+    var capacityBytes: Int { cache.capacityBytes }
+    var counters: CacheCounters { cache.counters }
+
+    mutating func replay(_ batch: borrowing RequestBatch) {
+        batch.objects.withUnsafeBufferPointer { objects in
+            batch.sizes.withUnsafeBufferPointer { sizes in
+                batch.times.withUnsafeBufferPointer { times in
+                    for k in 0..<objects.count { cache.request(objects[k], size: sizes[k], time: times[k]) }
+                }
+            }
+        }
+    }
+}
+
+/// Any policy: the generic loop.
+struct PolicyReplayCell<Policy: EvictionPolicy>: ReplayCell {
+    var cache: CacheReplay<Policy>
+    let policyName: String
+}
+
+// The built-ins with a ranking key or a decaying score, as concrete types: a witness of a concrete type is compiled for it, so these
+// cells run a loop specialised for their policy (the replay's code is inlinable).
+struct LRUReplayCell: ReplayCell {
+    var cache: CacheReplay<LRUPolicy>
+    let policyName: String
+}
+
+struct FIFOReplayCell: ReplayCell {
+    var cache: CacheReplay<FIFOPolicy>
+    let policyName: String
+}
+
+struct XNUReplayCell: ReplayCell {
+    var cache: CacheReplay<XNUPolicy>
+    let policyName: String
+}
+
+struct LFUReplayCell: ReplayCell {
+    var cache: CacheReplay<LFUPolicy>
+    let policyName: String
+}
+
+struct CostReplayCell: ReplayCell {
+    var cache: CacheReplay<CostPolicy>
+    let policyName: String
+}
+
+/// A cell for `policy` at `capacity` bytes.
+func makeCell(_ policy: any EvictionPolicy, capacity: Int) -> any ReplayCell {
+    let name = policy.descriptor.displayName
+    switch policy {
+    case let p as LRUPolicy: return LRUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as FIFOPolicy: return FIFOReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as XNUPolicy: return XNUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as LFUPolicy: return LFUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as CostPolicy: return CostReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    default:
+        func cell<P: EvictionPolicy>(_ p: P) -> any ReplayCell { PolicyReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name) }
+        return cell(policy)
+    }
+}
