@@ -37,38 +37,15 @@ public struct AppSummary: Sendable, Equatable, Codable {
     public var residentMicros: Int
 }
 
-/// Everything one run produced, ready for the report writers.
+/// Everything one run produced, ready for the report writers. The run's counters are declared once, in
+/// `MetricsSnapshot`: the measured window is `measured`, and the figures below read it.
 public struct SimulationResult: Sendable, Codable {
     public var policy: PolicyDescriptor
     public var device: Device
     public var seed: UInt64
-    public var events: Int
+    /// The measured window's start (the first event, or the end of the warm-up) and the run's end.
     public var startTime: Int
     public var endTime: Int
-    public var launches: Int
-    public var coldLaunches: Int
-    public var resumes: Int
-    public var relaunchesAfterKill: Int
-    public var backgroundLaunches: Int
-    public var killsByReason: [KillReason: Int]
-    public var userVisibleKills: Int
-    public var killsAvoidedByPurge: Int
-    public var purgedBytes: Int
-    public var memoryWarnings: Int
-    public var oomEvents: Int
-    public var terminations: Int
-    public var ignoredEvents: Int
-    public var compressedBytes: Int
-    public var peakCompressorBytes: Int
-    public var freezes: Int
-    public var thaws: Int
-    public var frozenWrittenBytes: Int
-    /// Σ launch latencies (ms) and the p95 by nearest rank.
-    public var totalLaunchMillis: Int
-    public var p95LaunchMillis: Int
-    public var microsAtWarning: Int
-    public var microsAtCritical: Int
-    public var residentAppMicros: Int128
     public var kills: [KillRecord]
     /// Kept only when the observer retains them (`SimulationObserver.retainsKillsAndSamples`).
     public var samples: [MemorySample]
@@ -79,14 +56,41 @@ public struct SimulationResult: Sendable, Codable {
     public var apps: [AppSummary]
     /// Metrics per `SimulationOptions.intervalMicros` window, from the first event (empty without intervals).
     public var intervals: [MetricsSnapshot]
-    /// The measured window (after the warm-up) as one snapshot difference; the fields above are read from it.
+    /// The measured window (after the warm-up) as one snapshot difference: every counter of the run.
     public var measured: MetricsSnapshot
     /// Real-memory mode: how far real memory diverged from the model (set by whoever ran the backing).
     public var backing: BackingSummary?
 
     public var simulatedMicros: Int { endTime - startTime }
-    public var totalKills: Int { killsByReason.values.reduce(0, +) }
-    public var jetsamKills: Int { killsByReason.filter { $0.key.isJetsam }.map(\.value).reduce(0, +) }
+    public var events: Int { measured.events }
+    public var launches: Int { measured.launches }
+    public var coldLaunches: Int { measured.coldLaunches }
+    public var resumes: Int { measured.resumes }
+    public var relaunchesAfterKill: Int { measured.relaunchesAfterKill }
+    public var backgroundLaunches: Int { measured.backgroundLaunches }
+    public var killsByReason: [KillReason: Int] {
+        Dictionary(uniqueKeysWithValues: KillReason.allCases.map { ($0, measured.killsByReason[Int($0.rawValue)]) })
+    }
+    public var userVisibleKills: Int { measured.userVisibleKills }
+    public var killsAvoidedByPurge: Int { measured.killsAvoidedByPurge }
+    public var purgedBytes: Int { measured.purgedBytes }
+    public var memoryWarnings: Int { measured.memoryWarnings }
+    public var oomEvents: Int { measured.oomEvents }
+    public var terminations: Int { measured.terminations }
+    public var ignoredEvents: Int { measured.ignoredEvents }
+    public var compressedBytes: Int { measured.compressedBytes }
+    public var peakCompressorBytes: Int { measured.peakCompressorBytes }
+    public var freezes: Int { measured.freezes }
+    public var thaws: Int { measured.thaws }
+    public var frozenWrittenBytes: Int { measured.frozenWrittenBytes }
+    /// Σ launch latencies (ms) and the p95 by nearest rank.
+    public var totalLaunchMillis: Int { measured.totalLaunchMillis }
+    public var p95LaunchMillis: Int { measured.p95LaunchMillis }
+    public var microsAtWarning: Int { measured.microsAtLevel[1] }
+    public var microsAtCritical: Int { measured.microsAtLevel[2] }
+    public var residentAppMicros: Int128 { measured.residentAppMicros }
+    public var totalKills: Int { measured.totalKills }
+    public var jetsamKills: Int { KillReason.allCases.filter(\.isJetsam).map { measured.killsByReason[Int($0.rawValue)] }.reduce(0, +) }
 }
 
 /// Nearest-rank percentile over (value, count) pairs: the smallest value with at least `percent` % of the

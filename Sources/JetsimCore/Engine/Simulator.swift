@@ -215,8 +215,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             if s.time > base.time { measured.peakCompressorBytes = max(measured.peakCompressorBytes, s.peakCompressorBytes) }
         }
         if options.intervalMicros == 0 { windows = [] }
-        var byReason: [KillReason: Int] = [:]
-        for r in KillReason.allCases { byReason[r] = measured.killsByReason[Int(r.rawValue)] }
+        if warmupSnapshot == nil { measured.peakCompressorBytes = metrics.peakCompressorBytes }   // the whole run's
         let counters = measured.apps ?? []
         let summaries = counters.enumerated().map { i, c in
             AppSummary(
@@ -227,22 +226,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
         let measuredKills = warmupSnapshot == nil ? kills : kills.filter { $0.time >= base.time }
         return SimulationResult(
-            policy: policy.descriptor, device: device, seed: options.seed, events: measured.events,
-            startTime: base.time, endTime: now,
-            launches: measured.launches, coldLaunches: measured.coldLaunches,
-            resumes: measured.resumes, relaunchesAfterKill: measured.relaunchesAfterKill,
-            backgroundLaunches: measured.backgroundLaunches, killsByReason: byReason,
-            userVisibleKills: measured.userVisibleKills, killsAvoidedByPurge: measured.killsAvoidedByPurge,
-            purgedBytes: measured.purgedBytes, memoryWarnings: measured.memoryWarnings, oomEvents: measured.oomEvents,
-            terminations: measured.terminations, ignoredEvents: measured.ignoredEvents,
-            compressedBytes: measured.compressedBytes,
-            peakCompressorBytes: warmupSnapshot == nil ? metrics.peakCompressorBytes : measured.peakCompressorBytes,
-            freezes: measured.freezes, thaws: measured.thaws, frozenWrittenBytes: measured.frozenWrittenBytes,
-            totalLaunchMillis: measured.totalLaunchMillis, p95LaunchMillis: measured.p95LaunchMillis,
-            microsAtWarning: measured.microsAtLevel[1],
-            microsAtCritical: measured.microsAtLevel[2], residentAppMicros: measured.residentAppMicros,
-            kills: measuredKills, samples: samples, sampleCount: sampleCount, samplesTruncated: samplesTruncated, apps: summaries,
-            intervals: windows, measured: measured)
+            policy: policy.descriptor, device: device, seed: options.seed, startTime: base.time, endTime: now, kills: measuredKills,
+            samples: samples, sampleCount: sampleCount, samplesTruncated: samplesTruncated, apps: summaries, intervals: windows,
+            measured: measured)
     }
 
     /// Copies the engine's in-place arrays (`UncheckedArray`) if another simulator shares them, so a copy of a
