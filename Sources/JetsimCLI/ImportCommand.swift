@@ -8,7 +8,7 @@ import JetsimWorkloads
 public struct ImportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert a real usage trace (lsapp, intervals, libcachesim) or an iOS JetsamEvent report to Jetsim's formats.",
+        abstract: "Convert a real usage trace (lsapp, intervals, studentlife, libcachesim) or an iOS JetsamEvent report to Jetsim's formats.",
         discussion: reflowed("""
         Usage traces become DIR/trace.csv plus DIR/apps.csv for the apps seen (profiles from the name → category
         table in README, "Workloads"), ready for `jetsim run`. A jetsam-event report becomes DIR/apps.csv and
@@ -22,9 +22,11 @@ public struct ImportCommand: ParsableCommand {
           jetsim import intervals usage.csv --out /tmp/usage --merge-gap 10
           jetsim import intervals usage.csv --out /tmp/usage --columns user=uid,start=begin,end=finish,app=package
           jetsim import intervals usage.csv --out /tmp/usage --background-play 30m --app-overrides my-apps.csv
+          jetsim import studentlife running_app.csv.gz --out /tmp/sl
           jetsim import jetsam-event JetsamEvent-2024-01-05.ips --out /tmp/phone
         """),
-        subcommands: [ImportLSAppCommand.self, ImportIntervalsCommand.self, ImportLibCacheSimCommand.self, ImportJetsamEventCommand.self]
+        subcommands: [ImportLSAppCommand.self, ImportIntervalsCommand.self, ImportStudentLifeCommand.self, ImportLibCacheSimCommand.self,
+                      ImportJetsamEventCommand.self]
     )
 
     public init() {}
@@ -46,8 +48,14 @@ struct ImportUsageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CSV of per-app corrections: header app,category (optional dirty_mb, growth_mb_per_min); an empty cell keeps the table's value.", valueName: "file"))
     var appOverrides: String?
     @Flag(help: "Skip malformed rows (counted in the output) instead of stopping.") var skipBad = false
+    @Option(help: ArgumentHelp("Whose app sizes apps.csv gets: 2020s (today's phones) or android-2013 (Android 4.x phones of the StudentLife study); default 2020s, android-2013 for studentlife. The category still comes from the name table or --app-overrides, whose dirty_mb wins.",
+                               valueName: "era"))
+    var catalogEra: String?
 
     func validate() throws {
+        if let catalogEra, CatalogEra.named(catalogEra) == nil {
+            throw ValidationError("--catalog-era must be \(CatalogEra.all.map(\.name).joined(separator: " or ")), found '\(InputError.excerpt(catalogEra))'")
+        }
         if let timeUnit, EpochUnit(rawValue: timeUnit) == nil {
             throw ValidationError("--time-unit must be auto, s or ms, found '\(InputError.excerpt(timeUnit))'")
         }
@@ -67,25 +75,36 @@ struct ImportUsageOptions: ParsableArguments {
 }
 
 /// Runs an import of a usage trace into `input.out`: `body` fills the writer; nothing is published when no event came.
-/// `usage` (lsapp, intervals) brings the app overrides and background play.
-private func importTrace(_ input: ImportInputOptions, usage: ImportUsageOptions?, _ body: (ImportWriter) throws -> Void) throws {
+/// `usage` (lsapp, intervals, studentlife) brings the app overrides, background play and the catalog era (`era` when
+/// not given). `body` returns lines printed after the summary; `files` names what the output holds.
+private func importTrace(_ input: ImportInputOptions, usage: ImportUsageOptions?, era: CatalogEra = .current, perUser: Bool = false,
+                         files: String = "trace.csv, apps.csv", _ body: (ImportWriter) throws -> [String]) throws {
     try reportingErrors {
         let user = usage?.user
-        let overrides = try usage?.appOverrides.map { path throws(InputError) in try AppOverrides.read(path: path) }
-        let writer = try ImportWriter(directory: input.out, source: input.file)
-        if let overrides { writer.overrides = overrides }
+        var overrides = try usage?.appOverrides.map { path throws(InputError) in try AppOverrides.read(path: path) } ?? AppOverrides()
+        overrides.era = usage?.catalogEra.flatMap(CatalogEra.named) ?? era
+        let writer = try ImportWriter(directory: input.out, source: input.file, perUser: perUser)
+        writer.overrides = overrides
         writer.backgroundPlayMicros = usage?.backgroundPlay.flatMap(Durations.micros) ?? 0
-        try body(writer)
+        let notes = try body(writer)
         guard writer.rows > 0 else {
             throw InputError(file: input.file, message: user == nil ? "no events to import" : "no events for user '\(InputError.excerpt(user ?? ""))'")
         }
         try writer.commit()
-        let absent = overrides?.apps.filter { !writer.contains(app: $0) } ?? []
+        let absent = overrides.apps.filter { !writer.contains(app: $0) }
         if !absent.isEmpty {
             printError("note: \(absent.count) app(s) of --app-overrides are not in the trace: "
                        + InputError.excerpt(absent.joined(separator: ", "), limit: 200))
         }
-        print("\(writer.rows) events, \(writer.appCount) apps, \(writer.skipped) rows skipped → \(input.out)/ (trace.csv, apps.csv)")
+        print("\(writer.rows) events, \(writer.appCount) apps, \(writer.skipped) rows skipped → \(input.out)/ (\(files))")
+        for line in notes { print(line) }
+    }
+}
+
+private func importTrace(_ input: ImportInputOptions, usage: ImportUsageOptions?, _ body: (ImportWriter) throws -> Void) throws {
+    try importTrace(input, usage: usage) { writer in
+        try body(writer)
+        return []
     }
 }
 
@@ -166,6 +185,54 @@ struct ImportIntervalsCommand: ParsableCommand {
         try importTrace(input, usage: usage) { writer in
             try IntervalsImporter.run(path: input.file, writer: writer, user: usage.user, mergeGapMicros: gap, skipBad: usage.skipBad,
                                       timeUnit: usage.unit, columns: try usage.columns(columns, format: .intervals))
+        }
+    }
+}
+
+/// `jetsim import studentlife`.
+struct ImportStudentLifeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "studentlife",
+        abstract: "Import StudentLife running_app snapshots (Android recent-task lists every 20 min): a trace per user and the measured ground truth.",
+        discussion: reflowed("""
+        Columns, found by name in the header row (in any order, among any others), or under this file's own names with
+        --columns FIELD=NAME:
+          user     userId (optional: without it the file is one user, named by a '_uNN' in the file name, else 1)
+          time     timestamp: the snapshot, epoch seconds (all rows of a snapshot share it)
+          app      RUNNING_TASKS_baseActivity_mPackage: the task's package
+          task     RUNNING_TASKS_id
+          running  RUNNING_TASKS_numRunning: 0 means the task's process was killed while it stayed in recents
+          rank     rank_in_snapshot: 0 is the foreground task, then the recents in order
+        Rows are grouped by user, times not decreasing. Writes DIR/trace-user-USER.csv (times from 0 each: the first
+        snapshot at 1200 s, after a lead-in replaying its recents), DIR/apps.csv (sizes of --catalog-era, android-2013 by
+        default) and DIR/snapshots.csv (user,time,app,rank,alive for every task of every snapshot). Rank-0 changes are
+        switches at the snapshot time, a launcher at rank 0 the home screen; a task that moved up in recents without
+        being in front was used in between (a 30 s use); gaps over 2 h are not continuous use. Duplicate (user,
+        timestamp, task) rows are dropped and counted. README, "StudentLife", has the details and limits.
+
+        Examples:
+          jetsim import studentlife running_app_u00-u01.csv.gz --out /tmp/sl
+          jetsim import studentlife running_app_u00.csv --out /tmp/u00 --catalog-era 2020s
+        """)
+    )
+
+    @OptionGroup var input: ImportInputOptions
+    @OptionGroup var usage: ImportUsageOptions
+    @Option(help: ArgumentHelp("The header names of this file's columns: user, time, app, task, running, rank (any subset; the rest keep the dataset's names).",
+                               valueName: "field=name,..."))
+    var columns: String?
+
+    func run() throws {
+        try importTrace(input, usage: usage, era: .android2013, perUser: true, files: "trace-user-*.csv, apps.csv, snapshots.csv") { writer in
+            let summary = try StudentLifeImporter.run(path: input.file, writer: writer, user: usage.user, skipBad: usage.skipBad,
+                                                      timeUnit: usage.unit, columns: try usage.columns(columns, format: .studentlife))
+            var lines = ["\(summary.snapshotRows) snapshot rows; \(summary.duplicates) duplicate (user, timestamp, task) rows dropped"]
+            for u in summary.users {
+                let share = FixedPoint.format(u.deadTasks * 100, over: u.backgroundTasks, decimals: 1)
+                lines.append("user \(u.user): \(u.snapshots) snapshots, \(writer.rowsPerUser[u.user] ?? 0) events, \(u.backgroundTasks) background tasks, "
+                             + "\(share) % dead")
+            }
+            return lines
         }
     }
 }

@@ -163,5 +163,5 @@ public enum OutputNames {
     public static let compare = ["summary.csv", "compare.csv", "manifest.json", "latency.csv", "intervals.csv",
                                  "chart-*.csv", "chart-*.svg", "report.html"]
     public static let cachesim = ["cache.csv"]
-    public static let workload = ["apps.csv", "trace.csv", "trace-user-*.csv", "device.yaml"]
+    public static let workload = ["apps.csv", "trace.csv", "trace-user-*.csv", "device.yaml", "snapshots.csv"]
 }

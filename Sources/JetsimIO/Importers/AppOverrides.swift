@@ -5,6 +5,7 @@ import JetsimWorkloads
 /// `app` and `category` required, `dirty_mb` and `growth_mb_per_min` optional. An empty cell keeps what the table
 /// gives (an empty category: the table's category; an empty size: the category's). `dirty_mb` sets the footprint
 /// after launch and, as in the table, `max_dirty_mb` to twice it. Every bad row is refused with its line and field.
+/// The category's sizes are `era`'s (`--catalog-era`); an override's `dirty_mb` wins over any era.
 public struct AppOverrides: Sendable {
     public static let columns = ["app", "category", "dirty_mb", "growth_mb_per_min"]
 
@@ -17,6 +18,8 @@ public struct AppOverrides: Sendable {
     private var entries: [String: Entry] = [:]
     /// The apps named, in the file's order.
     public private(set) var apps: [String] = []
+    /// Whose sizes the categories have.
+    public var era = CatalogEra.current
 
     public init() {}
 
@@ -68,9 +71,9 @@ public struct AppOverrides: Sendable {
         return overrides
     }
 
-    /// The category of `app`: the file's, else the name → category table's.
+    /// The category of `app`: the file's, else the name → category table's, with `era`'s sizes.
     public func category(for app: String) -> AppCategory {
-        entries[app]?.category ?? AppNameCategories.category(for: app)
+        era.sized(entries[app]?.category ?? AppNameCategories.category(for: app))
     }
 
     /// The profile written to apps.csv for `app`.

@@ -7,10 +7,26 @@ public struct ImportColumns: Sendable, Equatable {
     /// The header name for each field that `--columns` mapped.
     public private(set) var mapped: [String: String] = [:]
 
+    /// The header name of a field that `--columns` does not map, where it is not the field's own name.
+    public let defaultHeaders: [String: String]
+    /// The fields a file may lack.
+    public let optional: Set<String>
+
     public static let intervals = ImportColumns(fields: ["user", "start", "end", "app"])
     public static let lsapp = ImportColumns(fields: ["user_id", "session_id", "timestamp", "app_name", "event_type"])
+    /// StudentLife's `running_app` files: short field names for the dataset's long headers; `userId` is absent from the
+    /// per-user files of the original release.
+    public static let studentlife = ImportColumns(
+        fields: ["user", "time", "app", "task", "running", "rank"],
+        defaultHeaders: ["user": "userId", "time": "timestamp", "app": "RUNNING_TASKS_baseActivity_mPackage", "task": "RUNNING_TASKS_id",
+                         "running": "RUNNING_TASKS_numRunning", "rank": "rank_in_snapshot"],
+        optional: ["user"])
 
-    public init(fields: [String]) { self.fields = fields }
+    public init(fields: [String], defaultHeaders: [String: String] = [:], optional: Set<String> = []) {
+        self.fields = fields
+        self.defaultHeaders = defaultHeaders
+        self.optional = optional
+    }
 
     /// `text` (`field=header,field=header`) over the fields of `format`; a usage error (exit 64) for an unknown field,
     /// a field given twice or an item without `=`.
@@ -35,19 +51,27 @@ public struct ImportColumns: Sendable, Equatable {
     public var isMapped: Bool { !mapped.isEmpty }
 
     /// The header name that holds `field`.
-    public func header(for field: String) -> String { mapped[field] ?? field }
+    public func header(for field: String) -> String { mapped[field] ?? defaultHeaders[field] ?? field }
 
     /// Each field's position in the header `row`, in `fields` order; an error at `line` of `file` naming the header names
     /// not found (and that `--columns` maps them).
     func positions(in row: [String], file: String, line: Int) throws(InputError) -> [Int] {
+        try located(in: row, file: file, line: line).compactMap { $0 }
+    }
+
+    /// Each field's position in the header `row`, in `fields` order, nil for an `optional` field the header lacks.
+    func located(in row: [String], file: String, line: Int) throws(InputError) -> [Int?] {
         let names = row.map { $0.trimmingSpaces.lowercased() }
-        var positions: [Int] = [], absent: [String] = []
+        var positions: [Int?] = [], absent: [String] = []
         for field in fields {
-            if let k = names.firstIndex(of: header(for: field).lowercased()) { positions.append(k) } else { absent.append(header(for: field)) }
+            let k = names.firstIndex(of: header(for: field).lowercased())
+            if k == nil && !optional.contains(field) { absent.append(header(for: field)) }
+            positions.append(k)
         }
         guard absent.isEmpty else {
             let missing = absent.map { "'\(InputError.excerpt($0))'" }.joined(separator: ", ")
-            throw InputError(file: file, line: line, message: "expected the header \(fields.map(header(for:)).joined(separator: ",")) (no column \(missing); "
+            let expected = fields.map { optional.contains($0) ? "[\(header(for: $0))]" : header(for: $0) }.joined(separator: ",")
+            throw InputError(file: file, line: line, message: "expected the header \(expected) (no column \(missing); "
                              + "--columns maps fields to this file's names), found '\(InputError.excerpt(row.joined(separator: ",")))'")
         }
         return positions
