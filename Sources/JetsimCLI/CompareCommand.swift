@@ -50,7 +50,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Experiment file (YAML or JSON) with any of the options below; options given here override it.") var config: String?
     @Option(help: "App catalog CSV (not with --format libcachesim).") var apps: String?
     @Option(help: "Usage trace; repeat for several traces in one grid.") var trace: [String] = []
-    @Option(help: "A directory of usage traces: every file in it not starting with '.', in name order (sharing --apps).") var traces: String?
+    @Option(help: "A directory of usage traces: every file in it not starting with '.', in name order (sharing --apps), but apps.csv, snapshots.csv and device.yaml.") var traces: String?
     @Option(help: "Trace format: 'jetsim' or 'libcachesim'.") var format: String?
     @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.") var csvFields: String?
     @Option(name: [.customLong("policies"), .customLong("policy")],
@@ -107,7 +107,11 @@ public struct CompareCommand: ParsableCommand {
         return (k, n)
     }
 
-    /// The trace files of `--traces DIR`: every entry not starting with '.', by name (bytes), but the catalog.
+    /// What a workload directory holds beside its traces (`generate`, `import`): never a trace.
+    static let notTraces: Set<String> = ["apps.csv", "snapshots.csv", "device.yaml"]
+
+    /// The trace files of `--traces DIR`: every entry not starting with '.', by name (bytes), but the catalog and the
+    /// other files `generate` and `import` write beside their traces (`notTraces`).
     static func traceFiles(in directory: String, apps: String?) throws -> [String] {
         let names: [String]
         do {
@@ -117,7 +121,7 @@ public struct CompareCommand: ParsableCommand {
         }
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let appsReal = apps.flatMap { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
-        let files = names.filter { !$0.hasPrefix(".") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { base + "/" + $0 }
+        let files = names.filter { !$0.hasPrefix(".") && !notTraces.contains($0) }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { base + "/" + $0 }
             .filter { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path != appsReal }
         guard !files.isEmpty else {
             throw InputError(file: directory, message: "holds no trace file (--traces reads every file not starting with '.')",

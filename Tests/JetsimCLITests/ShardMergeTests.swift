@@ -121,7 +121,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/traces", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.exampleTrace, toPath: dir + "/traces/a.csv")
         try FileManager.default.copyItem(atPath: half, toPath: dir + "/traces/b.csv")
-        try "x".write(toFile: dir + "/traces/.hidden", atomically: true, encoding: .utf8)
+        for other in [".hidden", "apps.csv", "snapshots.csv", "device.yaml"] {   // not traces: what import and generate write beside them
+            try "x".write(toFile: dir + "/traces/" + other, atomically: true, encoding: .utf8)
+        }
         let base = ["compare", "--apps", CLI.exampleApps, "--policies", "xnu,lru", "--devices", "iphone-x", "--quiet"]
         #expect(try CLI.run(base + ["--traces", dir + "/traces", "--out", dir + "/dir"]).status == 0)
         #expect(try CLI.run(base + ["--trace", dir + "/traces/a.csv", "--trace", dir + "/traces/b.csv", "--out", dir + "/each"]).status == 0)
