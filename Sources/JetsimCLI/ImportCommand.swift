@@ -205,7 +205,7 @@ struct ImportStudentLifeCommand: ParsableCommand {
           rank     rank_in_snapshot: 0 is the foreground task, then the recents in order
         Rows are grouped by user, times not decreasing. Writes DIR/trace-user-USER.csv (times from 0 each: the first
         snapshot at 1200 s, after a lead-in replaying its recents), DIR/apps.csv (sizes of --catalog-era, android-2013 by
-        default) and DIR/snapshots.csv (user,time,app,rank,alive for every task of every snapshot). Rank-0 changes are
+        default) and DIR/snapshots.csv (user,time,app,rank,alive,task for every task of every snapshot). Rank-0 changes are
         switches at the snapshot time, a launcher at rank 0 the home screen; a task that moved up in recents without
         being in front was used in between (a 30 s use); gaps over 2 h are not continuous use. Duplicate (user,
         timestamp, task) rows are dropped and counted. README, "StudentLife", has the details and limits.

@@ -21,7 +21,7 @@ public struct JetsimCommand: ParsableCommand {
           jetsim devices
         """),
         version: JetsimVersionInfo.version,
-        subcommands: [RunCommand.self, CompareCommand.self, MergeCommand.self, CacheSimCommand.self, PlotCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
+        subcommands: [RunCommand.self, CompareCommand.self, MergeCommand.self, ValidateCommand.self, CacheSimCommand.self, PlotCommand.self, GenerateCommand.self, ImportCommand.self, InspectCommand.self, DevicesCommand.self, PoliciesCommand.self]
     )
 
     public init() {}

@@ -68,7 +68,7 @@ import Testing
         let text = try String(contentsOfFile: dir + "/sl/snapshots.csv", encoding: .utf8)
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 5 else { Issue.record("row \(line)"); continue }
+            guard f.count == 6 else { Issue.record("row \(line)"); continue }
             if f[3] == "0" { snapshots[f[0], default: 0] += 1; continue }
             background[f[0], default: 0] += 1
             if f[4] == "false" { dead[f[0], default: 0] += 1 }

@@ -1,3 +1,4 @@
+import Foundation
 import JetsimCore
 @testable import JetsimExperiment
 import JetsimIO
@@ -59,5 +60,28 @@ import Testing
         var c = a
         c.seeds = [10, 12]
         #expect(try a.sha256 != c.sha256)
+    }
+}
+
+/// `jetsim validate`'s probes read the state at snapshot times and change no result.
+@Suite struct ResidencyProbeTests {
+    @Test func probingARunChangesNothingInIt() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let catalog = try CatalogFile.read(path: root + "/Examples/day/apps.csv")
+        let events = try TraceReader.readAll(path: root + "/Examples/day/trace.csv", catalog: catalog, threads: 1)
+        let device = try DeviceSource.resolve("iphone-x")
+        // A probe of every app every 7 minutes, and one between each pair of events.
+        var tasks: [SnapshotsFile.Task] = []
+        for t in stride(from: events[0].time, through: events[events.count - 1].time, by: 420_000_000) {
+            for app in 0..<Int32(catalog.count) { tasks.append(.init(time: t, app: app, rank: Int(app) + 1, alive: true, task: "\(app)")) }
+        }
+        let options = SimulationOptions()
+        let (score, probed) = ResidencyValidation.score(policy: LRUPolicy(), device: device, catalog: catalog, events: events, tasks: tasks,
+                                                        options: options)
+        let plain = runCell(LRUPolicy(), device: device, catalog: catalog, events: events, options: options, future: nil, keepKillsAndSamples: false)
+        #expect(score.tasks == tasks.count && score.simulatedDead > 0 && score.simulatedDead < tasks.count)
+        let labels = RunLabels(trace: "t", appNames: [])
+        #expect(ReportFiles.summaryRow(probed, labels: labels) == ReportFiles.summaryRow(plain, labels: labels))
+        #expect(probed.apps == plain.apps)
     }
 }

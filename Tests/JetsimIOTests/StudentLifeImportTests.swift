@@ -51,8 +51,8 @@ import Testing
             "400.000,b,open,,07", "430.000,,home,,07", "1200.000,a,open,,07", "2400.000,,home,,07", "3600.000,c,open,,07",
             "4800.000,,home,,07",
         ])
-        #expect(out.snapshots.hasPrefix("user,time,app,rank,alive\n07,1200.000,a,0,true\n07,1200.000,com.android.launcher,1,true\n07,1200.000,b,2,false\n"))
-        #expect(out.snapshots.hasSuffix("07,3600.000,a,2,false\n07,3600.000,b,3,false\n"))
+        #expect(out.snapshots.hasPrefix("user,time,app,rank,alive,task\n07,1200.000,a,0,true,1\n07,1200.000,com.android.launcher,1,true,2\n07,1200.000,b,2,false,3\n"))
+        #expect(out.snapshots.hasSuffix("07,3600.000,a,2,false,1\n07,3600.000,b,3,false,3\n"))
         #expect(out.summary.users == [.init(user: "07", snapshots: 3, backgroundTasks: 7, deadTasks: 4)])
         #expect(out.summary.snapshotRows == 10)
         #expect(out.apps.contains("\ncom.android.launcher,"))   // every package seen is in the catalog
@@ -94,7 +94,7 @@ import Testing
         #expect(out.summary.duplicates == 1)
         #expect(out.traces.map(\.user) == ["00", "01"])
         #expect(rows(out.traces[1].trace) == ["1200.000,c,open,,01", "2400.000,,home,,01"])
-        #expect(out.snapshots == "user,time,app,rank,alive\n00,1200.000,a,0,true\n00,1200.000,b,1,false\n01,1200.000,c,0,true\n")
+        #expect(out.snapshots == "user,time,app,rank,alive,task\n00,1200.000,a,0,true,1\n00,1200.000,b,1,false,2\n01,1200.000,c,0,true,7\n")
         let one = try Self.importing(text, user: "01")
         #expect(one.traces.map(\.user) == ["01"])
     }

@@ -193,6 +193,15 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         _checkInvariants()
     }
 
+    /// Fires every timer due by `time` (expiries, watchdogs, the reaper, samples), as the next event would before it
+    /// applies, so that `state(of:)` then reads the state at `time`: `jetsim validate` probes a run at measured
+    /// snapshot times. Changes no result: the same timers fire in the same order either way (tested).
+    public mutating func fireTimers(through time: Int) {
+        makeUnique()
+        guard started, time > now else { return }
+        runTimers(through: time)
+    }
+
     /// Ends the run at the last event's time and returns everything measured after the warm-up.
     public mutating func finish() -> SimulationResult {
         makeUnique()

@@ -7,7 +7,7 @@ import JetsimCore
 /// user, a snapshot's rows together (the dataset's order). Streams with one snapshot of lookahead.
 ///
 /// Writes one trace per user (`trace-user-<user>.csv`, times from 0 each) and `snapshots.csv`, the measured ground
-/// truth: one row per task of every snapshot (`user,time,app,rank,alive`, alive = numRunning > 0), in the trace's
+/// truth: one row per task of every snapshot (`user,time,app,rank,alive,task`, alive = numRunning > 0), in the trace's
 /// time base. A task's app is its root activity's package.
 ///
 /// Time base: trace time = `leadInMicros` + (snapshot time − the user's first snapshot time); in the lead-in the
@@ -53,7 +53,7 @@ public enum StudentLifeImporter {
     /// Trace time of a user's first snapshot.
     public static let leadInMicros = periodMicros
     public static let snapshotsFile = "snapshots.csv"
-    public static let snapshotsHeader = "user,time,app,rank,alive\n"
+    public static let snapshotsHeader = "user,time,app,rank,alive,task\n"
 
     /// What one user's import gave.
     public struct User: Sendable, Equatable {
@@ -142,7 +142,7 @@ public enum StudentLifeImporter {
             }
             for t in tasks {
                 writer.register(app: t.app)
-                try writer.write(CSVLine.of([s.user, ImportWriter.seconds(time), t.app, String(t.rank), t.alive ? "true" : "false"]), to: snapshotsFile)
+                try writer.write(CSVLine.of([s.user, ImportWriter.seconds(time), t.app, String(t.rank), t.alive ? "true" : "false", t.id]), to: snapshotsFile)
                 if t.rank > 0 {
                     summary.users[summary.users.count - 1].backgroundTasks += 1
                     if !t.alive { summary.users[summary.users.count - 1].deadTasks += 1 }

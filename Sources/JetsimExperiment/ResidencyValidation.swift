@@ -1,0 +1,84 @@
+import JetsimCore
+import JetsimIO
+
+/// A simulation's residency scored against measured snapshots (`jetsim validate`): at every snapshot time, is each
+/// background task's process alive in the simulation as it was on the phone?
+///
+/// A snapshot at time t is probed after every event at or before t (the importer writes a snapshot's switch at its own
+/// time, so the probe sees the state the snapshot recorded), with the timers due by t fired (`Simulator.fireTimers`).
+/// A task counts as dead in the simulation when its app is not running. Only background tasks (rank > 0) are scored:
+/// the foreground task is alive by definition.
+public struct ResidencyScore: Sendable, Equatable {
+    public var snapshots = 0
+    /// Background tasks scored (rank > 0), and how many were dead as measured, as simulated, and both.
+    public var tasks = 0
+    public var measuredDead = 0
+    public var simulatedDead = 0
+    public var bothDead = 0
+    /// Measured dead → alive transitions of a task (by its id) between the snapshots it is in: cold relaunches seen at
+    /// the snapshots' resolution (a lower bound).
+    public var measuredDeadToAlive = 0
+    /// From the first snapshot to the last, µs.
+    public var spanMicros = 0
+
+    public init() {}
+
+    /// Tasks the simulation got right (dead when dead, alive when alive).
+    public var agreeing: Int { tasks - (measuredDead - bothDead) - (simulatedDead - bothDead) }
+}
+
+public enum ResidencyValidation {
+    /// Replays `events` through a simulator of `policy` on `device`, probing at each snapshot time of `tasks` (in time
+    /// order); returns the score and the run's result.
+    public static func score(policy: any EvictionPolicy, device: Device, catalog: AppCatalog, events: [TraceEvent],
+                             tasks: [SnapshotsFile.Task], options: SimulationOptions) -> (ResidencyScore, SimulationResult) {
+        struct Probe: PolicyVisitor {
+            typealias Failure = Never
+            var device: Device, catalog: AppCatalog, events: [TraceEvent], tasks: [SnapshotsFile.Task], options: SimulationOptions
+            func visit<P: EvictionPolicy>(_ policy: P) -> (ResidencyScore, SimulationResult) {
+                var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: CountersOnlyObserver(), options: options)
+                var score = ResidencyScore()
+                var next = 0   // the next task to probe
+                var lastSnapshot = Int.min
+                func probe(before time: Int?) {
+                    while next < tasks.count, time.map({ tasks[next].time < $0 }) ?? true {
+                        let t = tasks[next].time
+                        simulator.fireTimers(through: t)
+                        if t != lastSnapshot { score.snapshots += 1; lastSnapshot = t }
+                        let task = tasks[next]
+                        if task.rank > 0 {
+                            let dead = simulator.state(of: task.app) == .notRunning
+                            score.tasks += 1
+                            if !task.alive { score.measuredDead += 1 }
+                            if dead { score.simulatedDead += 1 }
+                            if dead && !task.alive { score.bothDead += 1 }
+                        }
+                        next += 1
+                    }
+                }
+                for e in events {
+                    probe(before: e.time)
+                    simulator.process(e)
+                }
+                probe(before: nil)
+                return (score, simulator.finish())
+            }
+        }
+        var probe = Probe(device: device, catalog: catalog, events: events, tasks: tasks, options: options)
+        var (score, result) = withSpecializedPolicy(policy, &probe)
+        score.spanMicros = (tasks.last?.time ?? 0) - (tasks.first?.time ?? 0)
+        score.measuredDeadToAlive = deadToAlive(tasks)
+        return (score, result)
+    }
+
+    /// Tasks measured dead at one snapshot they were in and alive at the next one they are in.
+    static func deadToAlive(_ tasks: [SnapshotsFile.Task]) -> Int {
+        var lastAlive: [String: Bool] = [:]
+        var count = 0
+        for t in tasks {
+            if lastAlive[t.task] == false && t.alive { count += 1 }
+            lastAlive[t.task] = t.alive
+        }
+        return count
+    }
+}
