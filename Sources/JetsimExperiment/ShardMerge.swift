@@ -68,6 +68,11 @@ public enum ShardMerge {
                 guard r.device.name == configuration.devices[cell.device].name, r.seed == cell.seed else {
                     throw InputError(file: directory + "/results.json", message: "run \(id - m.firstCell) is not \(configuration.describe(id))")
                 }
+                // The shapes the report writers index by (a file is trusted as jetsim's own once its hash matches).
+                let windows = [r.measured] + r.intervals
+                guard windows.allSatisfy({ $0.killsByReason.count == KillReason.allCases.count && $0.microsAtLevel.count == 3 }) else {
+                    throw InputError(file: directory + "/results.json", message: "run \(id - m.firstCell) is not a run of this jetsim (its counters differ in shape)")
+                }
             }
             results += shardResults
             for (name, hash) in m.inputsSha256 {
