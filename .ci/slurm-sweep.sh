@@ -5,7 +5,8 @@
 #       on this host: every report byte-identical to (a), manifest.json apart from its "invocation" block;
 #   (c) a sweep whose shard 2 fails: the task is reported failed, `jetsim merge` refuses (exit 65, naming the
 #       missing cells and the command that reruns shard 2) and writes nothing; the rerun of that one task
-#       (SHARDS=4 sbatch --array=2) completes it and the merge equals (a).
+#       (SHARDS=4 sbatch --array=2) completes it and the merge equals (a);
+#   (d) a shard directory of (b) deleted: merge refuses it, the rerun command its message prints restores it.
 # Installs slurmctld, slurmd, slurm-client and munge when missing (apt-get); skips (exit 0) where that is
 # impossible (not root, or no Slurm and no apt-get). The cluster (.ci/slurm-cluster.sh) lives in a temporary
 # directory and is stopped on every exit. JETSIM: the binary (default .build/release/jetsim, built beforehand).
@@ -62,7 +63,7 @@ submit() {
 merge() { # $1 sweep directory, $2 output; merge's stderr goes to $work/merge.err
     local dirs=() k
     for ((k = 0; k < shards; k++)); do dirs+=("$1/$k"); done
-    "$JETSIM" merge "${dirs[@]}" --out "$2" 2> "$work/merge.err"
+    "$JETSIM" merge "${dirs[@]}" --out "$2" --quiet 2> "$work/merge.err"
 }
 
 t=$(now); slurm_up; up_s=$(since "$t")
@@ -108,4 +109,15 @@ failed=$(slurm_wait_array "$jid" 1) || fail "rerun of shard 2 (job $jid) not COM
 merge "$work/sweep2" "$work/merged2" || fail "merge after the rerun: $(cat "$work/merge.err")"
 same_reports "$work/single" "$work/merged2"
 echo "slurm-sweep: (c) failed shard, refusal, rerun and merge: $(since "$t") s; reports identical"
+
+# (d) shard 1's directory lost after the sweep: the command merge prints for it rebuilds it
+rm -rf "$work/sweep/1" "$work/merged"
+rc=0; merge "$work/sweep" "$work/merged" || rc=$?
+[ "$rc" = 65 ] || fail "merge with shard 1 deleted: exit $rc, expected 65: $(cat "$work/merge.err")"
+rerun=$(grep "shard 1/$shards: " "$work/merge.err" | sed -n 's/.*; rerun: //p')
+[ -n "$rerun" ] || fail "merge's message has no \"shard 1/$shards: ... rerun: COMMAND\" line: $(cat "$work/merge.err")"
+(cd "$root" && eval "$rerun") || fail "the printed rerun command failed: $rerun"
+merge "$work/sweep" "$work/merged" || fail "merge after the printed rerun: $(cat "$work/merge.err")"
+same_reports "$work/single" "$work/merged"
+echo "slurm-sweep: (d) deleted shard rebuilt by the printed command: $rerun"
 echo "slurm-sweep: passed in $SECONDS s (cluster up $up_s s, sweep $sweep_s s, merge $merge_s s)"

@@ -52,7 +52,7 @@ jid=$(GRID=$work/grid.args SWEEP=$work/sweep JETSIM=$JETSIM \
     sbatch --parsable --array="0-$((SHARDS - 1))" --chdir="$root" -o "$work/log/%a.out" Examples/slurm/sweep.sbatch)
 failed=$(slurm_wait_array "$jid" "$SHARDS" 900) || { echo "shards failed: $failed"; cat "$work"/log/*; exit 1; }
 sweep_s=$(since "$t")
-m=$(now); mapfile -t dirs < <(shard_dirs "$work/sweep"); "$JETSIM" merge "${dirs[@]}" --out "$work/merged"
+m=$(now); mapfile -t dirs < <(shard_dirs "$work/sweep"); "$JETSIM" merge "${dirs[@]}" --out "$work/merged" --quiet
 merge_s=$(since "$m"); slurm_s=$(since "$t")
 diff -rq --exclude=manifest.json "$work/jobs1" "$work/merged" || { echo "merged reports differ from --jobs 1's"; exit 1; }
 
@@ -62,7 +62,7 @@ big=(--apps Examples/day/apps.csv --trace Examples/day/trace.csv --quiet
 t=$(now); "$JETSIM" compare "${big[@]}" --out "$work/big-single"; big_single_s=$(since "$t")
 for ((k = 0; k < SHARDS; k++)); do "$JETSIM" compare "${big[@]}" --shard "$k/$SHARDS" --out "$work/big/$k"; done
 mapfile -t dirs < <(shard_dirs "$work/big")
-t=$(now); "$JETSIM" merge "${dirs[@]}" --out "$work/big-merged"; big_merge_s=$(since "$t")
+t=$(now); "$JETSIM" merge "${dirs[@]}" --out "$work/big-merged" --quiet; big_merge_s=$(since "$t")
 
 ratio() { awk -v a="$jobs1_s" -v b="$1" 'BEGIN { printf "%.2fx", a / b }'; }
 echo
