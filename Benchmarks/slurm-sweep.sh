@@ -8,14 +8,15 @@
 #      `jetsim merge` on this host: submit to merged reports (checked equal to 1.'s),
 #   4. `jetsim merge` alone of a 1000-cell grid (10 policies x 4 devices x 25 seeds on Examples/day, sharded
 #      beforehand on this host), next to that grid's unsharded compare.
-# The default grid (216 cells: 6 policies x 6 devices x 6 seeds, USERS=20 DAYS=7 APPS=60 generated) takes
-# about 65 s in 1. on a 2-core machine; set USERS, DAYS, SEEDS, SHARDS to resize it.
+# The default grid (768 cells: 6 policies x 8 devices x SEEDS=16 seeds on a generated workload of USERS=60 users x
+# DAYS=14 days, about 150 000 events) takes over 60 s in 1. on a 2-core machine; set USERS, DAYS, SEEDS (a count)
+# and SHARDS to resize it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 JETSIM=${JETSIM:-.build/release/jetsim}
 case $JETSIM in /*) ;; *) JETSIM=$root/$JETSIM ;; esac
-USERS=${USERS:-20} DAYS=${DAYS:-7} APPS=${APPS:-60} SEEDS=${SEEDS:-1,2,3,4,5,6} SHARDS=${SHARDS:-4}
+USERS=${USERS:-60} DAYS=${DAYS:-14} APPS=${APPS:-60} SEEDS=${SEEDS:-16} SHARDS=${SHARDS:-4}
 # shellcheck source=.ci/slurm-cluster.sh
 source .ci/slurm-cluster.sh
 [ -x "$JETSIM" ] || { echo "slurm-sweep benchmark: no executable $JETSIM (swift build -c release first)"; exit 1; }
@@ -36,12 +37,12 @@ cat > "$work/grid.args" <<EOF
 --apps=$work/workload/apps.csv
 --trace=$work/workload/trace.csv
 --policies=xnu,lru,largest,cost,oracle,random
---devices=iphone-x,iphone-11,iphone-8,iphone-xs,iphone-6s,iphone-7
---seeds=$SEEDS
+--devices=iphone-x,iphone-11,iphone-8,iphone-xs,iphone-6s,iphone-7,iphone-xr,iphone-se
+--seeds=$(seq -s, 1 "$SEEDS")
 --quiet
 EOF
 mapfile -t grid < "$work/grid.args"
-cells=$((6 * 6 * $(tr ',' '\n' <<< "$SEEDS" | grep -c .)))
+cells=$((6 * 8 * SEEDS))
 shard_dirs() { local k; for ((k = 0; k < SHARDS; k++)); do echo "$1/$k"; done; }
 
 t=$(now); "$JETSIM" compare "${grid[@]}" --jobs 1 --out "$work/jobs1"; jobs1_s=$(since "$t")
