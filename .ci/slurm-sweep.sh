@@ -60,10 +60,8 @@ submit() {
     env GRID="$grid_file" SWEEP="$sweep" JETSIM="$JETSIM" "$@" \
         sbatch --parsable --array="$array" --chdir="$root" -o "$work/log/${sweep##*/}-%a.out" "$sbatch_script"
 }
-merge() { # $1 sweep directory, $2 output; merge's stderr goes to $work/merge.err
-    local dirs=() k
-    for ((k = 0; k < shards; k++)); do dirs+=("$1/$k"); done
-    "$JETSIM" merge "${dirs[@]}" --out "$2" --quiet 2> "$work/merge.err"
+merge() { # $1 sweep directory (its shard directories that exist, as merge.sbatch), $2 output; stderr: $work/merge.err
+    "$JETSIM" merge "$1"/[0-9]* --out "$2" --quiet 2> "$work/merge.err"
 }
 
 t=$(now); slurm_up; up_s=$(since "$t")

@@ -43,7 +43,6 @@ cat > "$work/grid.args" <<EOF
 EOF
 mapfile -t grid < "$work/grid.args"
 cells=$((6 * 8 * SEEDS))
-shard_dirs() { local k; for ((k = 0; k < SHARDS; k++)); do echo "$1/$k"; done; }
 
 t=$(now); "$JETSIM" compare "${grid[@]}" --jobs 1 --out "$work/jobs1"; jobs1_s=$(since "$t")
 t=$(now); "$JETSIM" compare "${grid[@]}" --out "$work/jobsN"; jobsN_s=$(since "$t")
@@ -53,7 +52,7 @@ jid=$(GRID=$work/grid.args SWEEP=$work/sweep JETSIM=$JETSIM \
     sbatch --parsable --array="0-$((SHARDS - 1))" --chdir="$root" -o "$work/log/%a.out" Examples/slurm/sweep.sbatch)
 failed=$(slurm_wait_array "$jid" "$SHARDS" 900) || { echo "shards failed: $failed"; cat "$work"/log/*; exit 1; }
 sweep_s=$(since "$t")
-m=$(now); mapfile -t dirs < <(shard_dirs "$work/sweep"); "$JETSIM" merge "${dirs[@]}" --out "$work/merged" --quiet
+m=$(now); "$JETSIM" merge "$work"/sweep/[0-9]* --out "$work/merged" --quiet
 merge_s=$(since "$m"); slurm_s=$(since "$t")
 diff -rq --exclude=manifest.json "$work/jobs1" "$work/merged" || { echo "merged reports differ from --jobs 1's"; exit 1; }
 
@@ -62,8 +61,7 @@ big=(--apps Examples/day/apps.csv --trace Examples/day/trace.csv --quiet
      --devices iphone-x,iphone-11,iphone-8,iphone-xs --seeds "$(seq -s, 1 25)")
 t=$(now); "$JETSIM" compare "${big[@]}" --out "$work/big-single"; big_single_s=$(since "$t")
 for ((k = 0; k < SHARDS; k++)); do "$JETSIM" compare "${big[@]}" --shard "$k/$SHARDS" --out "$work/big/$k"; done
-mapfile -t dirs < <(shard_dirs "$work/big")
-t=$(now); "$JETSIM" merge "${dirs[@]}" --out "$work/big-merged" --quiet; big_merge_s=$(since "$t")
+t=$(now); "$JETSIM" merge "$work"/big/[0-9]* --out "$work/big-merged" --quiet; big_merge_s=$(since "$t")
 
 ratio() { awk -v a="$jobs1_s" -v b="$1" 'BEGIN { printf "%.2fx", a / b }'; }
 echo

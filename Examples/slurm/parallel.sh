@@ -16,6 +16,5 @@ mapfile -t grid < <(grep -Ev '^[[:space:]]*(#|$)' "$grid_file")
 # -q quotes every argument, so paths with spaces in the grid survive parallel's shell.
 parallel -q --will-cite "$JETSIM" compare "${grid[@]}" --shard "{}/$shards" --jobs 1 --out "$sweep/{}" \
     ::: $(seq 0 $((shards - 1))) || echo "parallel.sh: $? shard(s) failed" >&2
-dirs=()
-for ((k = 0; k < shards; k++)); do dirs+=("$sweep/$k"); done
-exec "$JETSIM" merge "${dirs[@]}" --out "$out"
+# The shard directories that exist: a failed shard leaves none, and merge names its cells and rerun command.
+exec "$JETSIM" merge "$sweep"/[0-9]* --out "$out"
