@@ -10,8 +10,7 @@
 #
 # Settings (docs: the Slurm single-node recipe these were measured from): proctrack/linuxproc (the default
 # cgroup plugin drains the node where the freezer cgroup is missing), select/cons_tres with CR_Core (the default
-# select/linear runs one job per node), no scheduling delay, MinJobAge=4 (job records stay 4 s after the end:
-# read task states right away, see slurm_wait_array).
+# select/linear runs one job per node), no scheduling delay.
 
 slurm_cluster_prefix=${TMPDIR:-/tmp}/jetsim-slurm.
 
@@ -114,7 +113,7 @@ AccountingStorageType=accounting_storage/none
 MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
-MinJobAge=4
+MinJobAge=300
 SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=sweep Nodes=localhost Default=YES MaxTime=INFINITE State=UP
@@ -154,11 +153,18 @@ slurm_down() {
 }
 
 # Waits for array job $1 of $2 tasks to leave the queue (deadline $3 seconds, default 90; past it the job is
-# cancelled and this returns 124), then checks that each task ended COMPLETED. Prints the failed tasks'
-# ids on stdout (none: nothing) and returns 1 when there are any or the states cannot be read.
+# cancelled and this returns 124), and checks that each task ended COMPLETED. Prints the failed tasks' ids on
+# stdout (none: nothing) and returns 1 when there are any or a task's end was not seen. Task states are read
+# with scontrol at every poll, not only at the end: a finished task's record is purged MinJobAge after its end,
+# which a long sweep's first tasks can outlive (there is no accounting database for sacct).
 slurm_wait_array() {
-    local jid=$1 tasks=$2 deadline=$((SECONDS + ${3:-90})) states
-    while squeue -h -j "$jid" 2>/dev/null | grep -q .; do
+    local jid=$1 tasks=$2 deadline=$((SECONDS + ${3:-90})) id st bad queued
+    local -A state=()
+    while :; do
+        queued=$(squeue -h -j "$jid" 2>/dev/null | grep -c . || true)
+        while read -r id st; do state[$id]=$st; done < <(scontrol -o show job "$jid" 2>/dev/null \
+            | sed -n 's/.*ArrayTaskId=\([0-9]*\) .*JobState=\([A-Z_]*\).*/\1 \2/p')
+        [ "$queued" != 0 ] || break
         if [ "$SECONDS" -ge "$deadline" ]; then
             echo "slurm-cluster: job $jid still running after ${3:-90} s: cancelled" >&2
             scancel "$jid" 2>/dev/null || true
@@ -166,13 +172,11 @@ slurm_wait_array() {
         fi
         sleep 0.5
     done
-    # Records disappear MinJobAge (4 s) after the end: read them now.
-    states=$(scontrol -o show job "$jid" 2>/dev/null | grep -o 'ArrayTaskId=[0-9]* .*JobState=[A-Z_]*' \
-        | sed 's/ArrayTaskId=\([0-9]*\) .*JobState=\([A-Z_]*\)/\1 \2/' || true)
-    if [ "$(grep -c . <<< "$states")" != "$tasks" ]; then
-        echo "slurm-cluster: job $jid: expected $tasks task states, read: ${states:-none}" >&2
+    if [ "${#state[@]}" != "$tasks" ]; then
+        echo "slurm-cluster: job $jid: saw the end of ${#state[@]} of its $tasks tasks" >&2
         return 1
     fi
-    awk '$2 != "COMPLETED" {print $1}' <<< "$states" | sort -n | tr '\n' ' ' | sed 's/ $//'
-    ! grep -qv ' COMPLETED$' <<< "$states"
+    bad=$(for id in "${!state[@]}"; do [ "${state[$id]}" = COMPLETED ] || echo "$id"; done | sort -n | tr '\n' ' ')
+    printf '%s' "${bad% }"
+    [ -z "$bad" ]
 }
