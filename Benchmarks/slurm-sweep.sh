@@ -25,6 +25,7 @@ trap slurm_down EXIT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 t=$(now); slurm_up
 work=$SLURM_CLUSTER_DIR/work
 mkdir -p "$work/log"
@@ -75,3 +76,4 @@ printf '%-52s %9s\n' "  of which merge ($cells cells)" "$merge_s"
 printf '%-52s %9s\n' "merge alone, 1000 cells (Examples/day)" "$big_merge_s"
 printf '%-52s %9s\n' "  that grid unsharded, default --jobs" "$big_single_s"
 printf '%-52s %9s\n' "cluster start and first job (not in the Slurm row)" "$up_s"
+echo "load average (1, 5, 15 min) before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg) (above $(nproc): other work shared the CPUs)"
