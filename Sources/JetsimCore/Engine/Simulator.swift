@@ -596,8 +596,10 @@ struct ThresholdBytes {
         reaperMinAge = device.reaper.minIdleAgeMicros
         overLimitPossible = !device.appLimitFatal || device.appLimitInactiveBytes < device.appLimitActiveBytes
         pressure = device.pressureThresholds
-        activeWarning = device.warningLevel(forLimit: device.appLimitActiveBytes)
-        inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)
+        // Android 4.x warns no app of a limit (it has none; its onTrimMemory callbacks are not modelled).
+        let warns = device.platform != .android
+        activeWarning = warns ? device.warningLevel(forLimit: device.appLimitActiveBytes) : Int.max
+        inactiveWarning = warns ? device.warningLevel(forLimit: device.appLimitInactiveBytes) : Int.max
         quiet = max(soft, idle, critical, device.freezer.enabled ? freezer + 1 : Int.min)   // the freezer runs at its threshold too
         compressorOn = device.compressor.enabled
         android = device.platform == .android
