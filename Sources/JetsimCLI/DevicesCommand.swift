@@ -9,8 +9,10 @@ public struct DevicesCommand: ParsableCommand {
         abstract: "List the device presets with their memory, limits, thresholds and background-task budget.",
         discussion: reflowed("""
         Sizes in MB (MiB). Thresholds are on *available* memory (free + clean file-backed pages); reaper_mb is empty
-        where the long-idle reaper is off. The compressor pool is the kernel's: RAM's size. A custom device
-        is a YAML or JSON file (keys: Reports/README.md), e.g. `base: iphone-xs` plus the keys to change.
+        where the long-idle reaper is off. The compressor pool is the kernel's: RAM's size. Android 4.x phones
+        (platform android) kill by their lowmemorykiller's minfree levels instead (minfree_mb, for oom_adj 0, 1, 2,
+        3 or 4, 9, 15) and have no background-task budget. A custom device is a YAML or JSON file (keys:
+        Reports/README.md), e.g. `base: iphone-xs` or `platform: android` plus the keys to change.
 
         Examples:
           jetsim devices
@@ -24,7 +26,7 @@ public struct DevicesCommand: ParsableCommand {
     public init() {}
 
     static let header = ["device", "ram_mb", "reserve_mb", "app_limit_mb", "critical_mb", "idle_mb", "soft_mb", "reaper_mb",
-                         "compressor_pool_mb", "bg_task_budget_s", "kernel", "source"]
+                         "compressor_pool_mb", "bg_task_budget_s", "kernel", "platform", "minfree_mb", "source"]
 
     static func row(_ d: Device) -> [String] {
         [d.name, FixedPoint.format(d.physicalBytes, over: Units.mebibyte, decimals: 0),
@@ -35,7 +37,9 @@ public struct DevicesCommand: ParsableCommand {
          FixedPoint.format(d.softBytes, over: Units.mebibyte, decimals: 0),
          d.reaper.enabled ? FixedPoint.format(d.reaperBytes, over: Units.mebibyte, decimals: 0) : "",
          FixedPoint.format(d.compressor.poolLimitBytes, over: Units.mebibyte, decimals: 0),
-         FixedPoint.format(d.backgroundTaskBudgetMicros, over: Units.microsPerSecond, decimals: 0), d.kernel.rawValue, d.source]
+         d.platform == .android ? "" : FixedPoint.format(d.backgroundTaskBudgetMicros, over: Units.microsPerSecond, decimals: 0),
+         d.kernelName, d.platform.rawValue,
+         d.android.levels.map { FixedPoint.format($0.minfreeBytes, over: Units.mebibyte, decimals: 0) }.joined(separator: "/"), d.source]
     }
 
     public func run() throws {

@@ -232,7 +232,7 @@ public enum ChartReport {
     }
 
     /// summary.csv's kill-reason columns, with the reasons' report names.
-    static let killReasons: [(column: String, reason: String)] = KillReason.allCases.map {
+    static let killReasons: [(column: String, reason: String)] = KillReason.summaryColumns.map {
         ("kills_" + $0.reportName.replacingOccurrences(of: "-", with: "_"), $0.reportName)
     }
 

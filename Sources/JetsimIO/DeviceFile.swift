@@ -12,8 +12,18 @@ public enum DeviceFile {
         "compressor", "compress_ratio", "compressor_pool_mb", "os_era", "bg_task_budget_s", "launch_watchdog_s",
         "aging_s", "sustained_pressure_s", "purgeable_ripen_s", "freezer", "freezer_pct", "freezer_max_frozen",
         "freezer_daily_write_mb", "freezer_min_resident_mb", "thaw_ms_per_mb", "freezer_suspended_threshold", "freezer_wake_s", "kernel", "reaper", "reaper_pct",
-        "reaper_min_age_s", "reaper_rescan_s",
+        "reaper_min_age_s", "reaper_rescan_s", "platform", "android_version", "minfree_mb", "process_limit",
     ]
+
+    /// Keys of XNU's rules, refused on an Android device (README, "Android 4.x"), and Android's, refused on iOS.
+    static let iosOnlyKeys: Set<String> = [
+        "app_limit_mb", "app_limit_active_mb", "app_limit_inactive_mb", "app_limit_fatal", "critical_pct", "idle_pct", "soft_pct",
+        "pressure_warning_pct", "pressure_warning_exit_pct", "pressure_critical_pct", "pressure_critical_exit_pct",
+        "compress_ratio", "compressor_pool_mb", "os_era", "bg_task_budget_s", "aging_s", "sustained_pressure_s",
+        "purgeable_ripen_s", "freezer_pct", "freezer_max_frozen", "freezer_daily_write_mb", "freezer_min_resident_mb",
+        "thaw_ms_per_mb", "freezer_suspended_threshold", "freezer_wake_s", "kernel", "reaper_pct", "reaper_min_age_s", "reaper_rescan_s",
+    ]
+    static let androidOnlyKeys: Set<String> = ["android_version", "minfree_mb", "process_limit"]
 
     /// The largest value each kind of key accepts (documented in Reports/README.md, "Device files"): far beyond any
     /// phone, and small enough that nothing the engine computes from them overflows — times reach at most 2^60 µs
@@ -83,18 +93,38 @@ public enum DeviceFile {
             try amount(key, unit: 1, in: 0...100, "a whole percentage 0–100")
         }
         var device: Device
+        let platform = try values["platform"].map { node throws(InputError) in try yaml.choice(node, "platform", Device.Platform.self) }
+        var release: Device.AndroidRelease?
+        if let node = values["android_version"] {
+            let v = try yaml.scalar(node, "android_version", expected: "an Android version: 4.1, 4.2, 4.3 or 4.4")
+            guard let r = Device.AndroidRelease.named(v) else {
+                throw yaml.fail(node, "android_version", "expected an Android version: 4.1, 4.2, 4.3 or 4.4, found \(yaml.found(node))")
+            }
+            release = r
+        }
         if let base = try scalar("base") {
             guard let preset = DevicePresets.named(base) else {
                 throw fail("base", "unknown device '\(InputError.excerpt(base))'\(NameSuggestion.hint(for: base, among: DevicePresets.names)) (presets: \(DevicePresets.names.joined(separator: ", ")))")
             }
+            if let platform, platform != preset.platform {
+                throw fail("platform", "the base device '\(preset.name)' is an \(preset.platform.rawValue) device")
+            }
             device = preset
-            if let ram = try size("ram_mb") {
+            if device.platform == .android {
+                let ram = try size("ram_mb") ?? device.physicalBytes
+                device = .androidPhone(name: device.name, physicalBytes: ram, release: release ?? device.android.release, source: device.source)
+            } else if let ram = try size("ram_mb") {
                 device.physicalBytes = ram
                 device.killThresholds = .forPhysicalMemory(ram)
                 device.reserveBytes = ram / 5
                 device.compressor.poolLimitBytes = ram
                 device.reaper.thresholdPercent = Device.Reaper.thresholdPercent(forPhysicalMemory: ram)
             }
+        } else if platform == .android {
+            guard let ram = try size("ram_mb") else {
+                throw InputError(file: file, key: "ram_mb", message: "required unless 'base' names a preset")
+            }
+            device = .androidPhone(name: "custom", physicalBytes: ram, release: release ?? .kitKat)
         } else {
             guard let ram = try size("ram_mb") else {
                 throw InputError(file: file, key: "ram_mb", message: "required unless 'base' names a preset")
@@ -105,7 +135,22 @@ public enum DeviceFile {
             }
             device = Device(name: "custom", physicalBytes: ram, appLimitBytes: limit)
         }
+        let refused = device.platform == .android ? iosOnlyKeys : androidOnlyKeys
+        if let key = values.keys.filter(refused.contains).min(by: { (values[$0]?.mark?.line ?? 0, $0) < (values[$1]?.mark?.line ?? 0, $1) }) {
+            throw fail(key, "not a key of \(device.platform == .android ? "an Android device (platform: android)" : "an iOS device")")
+        }
         device.source = "device file \(file)"
+        if let node = values["minfree_mb"] {
+            let expected = "a list of \(device.android.levels.count) sizes in MB, ascending (one per oom_adj level \(device.android.release.oomAdj.map(String.init).joined(separator: ", ")))"
+            guard let items = node.sequence, items.count == device.android.levels.count else {
+                throw yaml.fail(node, "minfree_mb", "expected \(expected), found \(yaml.found(node))")
+            }
+            for (k, item) in items.enumerated() {
+                device.android.levels[k].minfreeBytes = try yaml.amount(item, "minfree_mb[\(k)]", unit: mb, in: 0...Limits.mebibytes * mb,
+                                                                       expected: "a size in MB from 0 to \(Limits.mebibytes) (1 PiB)")
+            }
+        }
+        if let v = try count("process_limit") { device.android.processLimit = v }
         if let v = try scalar("name") { device.name = v }
         if let v = try size("reserve_mb") { device.reserveBytes = v }
         if let node = values["page_size_kb"] {

@@ -42,7 +42,7 @@ public enum ReportFiles {
         Column("resumes") { String($0.metrics.resumes) },
         Column("hot_launch_ratio") { FixedPoint.format($0.metrics.resumes, over: $0.metrics.launches, decimals: 4) },
         Column("kills") { String($0.metrics.totalKills) },
-    ] + KillReason.allCases.map { reason in
+    ] + KillReason.summaryColumns.map { reason in
         Column("kills_" + reason.reportName.replacingOccurrences(of: "-", with: "_")) { String($0.metrics.killsByReason[Int(reason.rawValue)]) }
     } + [
         Column("user_visible_kills") { String($0.metrics.userVisibleKills) },
@@ -77,7 +77,7 @@ public enum ReportFiles {
         Column("trace") { $0.labels.trace },
         Column("seed") { String($0.result.seed) },
     ] + metricColumns.map { c in Column(c.name) { c.value(($0.result.measured, $0.result.simulatedMicros)) } } + [
-        Column("kernel") { $0.result.device.kernel.rawValue },
+        Column("kernel") { $0.result.device.kernelName },
     ] + backingColumns.map { c in Column(c.name) { c.value($0.result.backing) } } + [
         Column("trace_path") { $0.labels.tracePath },
     ]

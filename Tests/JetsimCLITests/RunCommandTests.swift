@@ -348,7 +348,7 @@ func files(in directory: String) -> [String] {
         let r = try CLI.run(["devices", "--csv"])
         #expect(r.status == 0)
         let rows = r.stdout.split(separator: "\n")
-        #expect(rows.first == "device,ram_mb,reserve_mb,app_limit_mb,critical_mb,idle_mb,soft_mb,reaper_mb,compressor_pool_mb,bg_task_budget_s,kernel,source")
+        #expect(rows.first == "device,ram_mb,reserve_mb,app_limit_mb,critical_mb,idle_mb,soft_mb,reaper_mb,compressor_pool_mb,bg_task_budget_s,kernel,platform,minfree_mb,source")
         #expect(rows.count >= 9)
         for name in ["iphone-6s", "iphone-x", "iphone-xs", "iphone-11", "ipad-pro-11"] {
             #expect(rows.contains { $0.hasPrefix(name + ",") }, "\(name)")

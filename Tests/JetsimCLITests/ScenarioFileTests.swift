@@ -16,11 +16,12 @@ import Testing
         #expect(problems.isEmpty, "Tests/Scenarios/\(run): \(problems.joined(separator: "\n"))")
     }
 
-    /// One scenario per rule of issue 18, each listed in the README with its citation and command.
+    /// One scenario per rule of issue 18 and of Android 4.x (issue 22), each listed in the README with its citation and command.
     @Test func everyRuleHasAScenarioListedInTheReadme() throws {
         let rules = ["pressure-level-compressor", "long-idle-reaper", "kernel-versions", "compressor-space-shortage",
                      "one-kill-walk", "highwater-purge", "limits-on-priority-change", "sustained-pressure-cap", "freezer",
-                     "no-negative-available", "enter-background-deadline", "will-terminate-deadline"]
+                     "no-negative-available", "enter-background-deadline", "will-terminate-deadline",
+                     "android-lmk-walk", "android-oom-adj", "android-process-limits"]
         #expect(Scenario.directories(in: Scenario.root) == rules.sorted())
         let readme = try String(contentsOfFile: Scenario.root + "/README.md", encoding: .utf8)
         for run in Self.runs {

@@ -312,3 +312,29 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         ]))
     }
 }
+
+/// Android device files (README, "Android 4.x"; Reports/README.md, "Device files").
+@Suite struct AndroidDeviceFileTests {
+    @Test func platformAndroidStartsFromProcessListsLevelsForItsRAM() throws {
+        let d = try DeviceFile.parse("platform: android\nram_mb: 2048\nandroid_version: 4.2\nprocess_limit: 12\n", file: "a.yaml")
+        #expect(d.platform == .android && d.android.release == .jellyBean && d.android.processLimit == 12)
+        #expect(d.android.levels.map { $0.minfreeBytes / Units.mebibyte } == [32, 40, 48, 56, 64, 80])
+        #expect(d.kernelName == "android-4.2" && !d.compressor.enabled && d.pageSize == 4096)
+        let n = try DeviceFile.parse("base: nexus-5\nram_mb: 1024\nminfree_mb: [10, 20, 30, 40, 50, 60]\n", file: "n.yaml")
+        #expect(n.physicalBytes == 1 << 30 && n.android.levels.map { $0.minfreeBytes / Units.mebibyte } == [10, 20, 30, 40, 50, 60])
+        #expect(n.android.levels.map(\.oomAdj) == [0, 1, 2, 3, 9, 15])
+    }
+
+    @Test func eachPlatformRefusesTheOthersKeys() {
+        func message(_ text: String) -> String? {
+            do { _ = try DeviceFile.parse(text, file: "d.yaml"); return nil } catch { return error.description }
+        }
+        #expect(message("base: nexus-4\ncritical_pct: 5\n") == "d.yaml:2:15: key 'critical_pct': not a key of an Android device (platform: android)")
+        #expect(message("base: iphone-x\nminfree_mb: [1, 2, 3, 4, 5, 6]\n") == "d.yaml:2:13: key 'minfree_mb': not a key of an iOS device")
+        #expect(message("base: iphone-x\nplatform: android\n")?.contains("the base device 'iphone-x' is an ios device") == true)
+        #expect(message("platform: android\nram_mb: 2048\nminfree_mb: [1, 2]\n")?.contains("expected a list of 6 sizes in MB") == true)
+        #expect(message("platform: android\nram_mb: 2048\nminfree_mb: [60, 50, 40, 30, 20, 10]\n")?.contains("ascending") == true)
+        #expect(message("platform: android\nram_mb: 2048\nandroid_version: 5.0\n")?.contains("4.1, 4.2, 4.3 or 4.4, found '5.0'") == true)
+        #expect(message("platform: android\nram_mb: 2048\ncompressor: true\n")?.contains("no memory compressor") == true)
+    }
+}

@@ -28,6 +28,10 @@ enum KillScope {
 
 extension Simulator {
     mutating func respondToPressure() {
+        if limits.android {   // Android 4.x: none of XNU's rules below apply (Simulator+Android.swift)
+            respondAsAndroid()
+            return
+        }
         responding = true
         defer { responding = false }
         refreshMeasured()
@@ -123,7 +127,7 @@ extension Simulator {
         return killOrPurge(victim, reason: reason) || !endsOnPurge
     }
 
-    private mutating func noteOutOfMemory() {
+    mutating func noteOutOfMemory() {
         if !inOutOfMemory {
             inOutOfMemory = true
             metrics.oomEvents += 1
@@ -190,13 +194,13 @@ extension Simulator {
     }
 
     @inline(__always)   // called from mutating code: an outlined call copied the whole simulator to pass `self`
-    private func recheckPending(atOrBefore time: Int) -> Bool {
+    func recheckPending(atOrBefore time: Int) -> Bool {
         if let pending = timers.pendingTime(of: .pressureRecheck), pending <= time { return true }
         return false
     }
 
     /// Keeps one pressure recheck pending, at the earliest time asked for.
-    private mutating func scheduleRecheck(at time: Int) {
+    mutating func scheduleRecheck(at time: Int) {
         if recheckPending(atOrBefore: time) { return }
         timers.schedule(.pressureRecheck, at: time)   // replaces a later one
     }
@@ -478,13 +482,14 @@ extension Simulator {
             relaunchCostMillis: profiles[i].coldLaunchMillis)
     }
 
-    /// Kills app `i` (no callback: jetsam and watchdog kills are SIGKILL), frees its memory and records it.
-    mutating func kill(_ i: Int, reason: KillReason) {
+    /// Kills app `i` (no callback: jetsam and watchdog kills are SIGKILL), frees its memory and records it; `band`, when
+    /// given, is what kills.csv shows as its band (an Android app's oom_adj).
+    mutating func kill(_ i: Int, reason: KillReason, band: Int? = nil) {
         let a = apps[i]
         let isForeground = Int32(i) == foreground
         let userVisible = isForeground || !a.activity(declared: profiles[i].backgroundModes).isEmpty
         var record = KillRecord(
-            time: now, app: Int32(i), reason: reason, state: a.state, priorityClass: a.priorityClass, band: a.band,
+            time: now, app: Int32(i), reason: reason, state: a.state, priorityClass: a.priorityClass, band: band ?? a.band,
             footprintBytes: a.footprint, idleMicros: isForeground ? 0 : now - a.lastForegroundTime,
             availableBefore: available, availableAfter: 0, userVisible: userVisible)
         metrics.killsByReason[Int(reason.rawValue)] += 1

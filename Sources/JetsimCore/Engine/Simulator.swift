@@ -109,6 +109,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     let recordsLifecycle: Bool
     /// Shared with copies of this simulator only (`makeUnique()`).
     var copyToken = CopyToken()
+    /// ActivityManager's view of the apps on an Android device (`Simulator+Android.swift`); empty on iOS.
+    var androidState: AndroidState
     // The generic-typed fields come last: every field before them then sits at an offset known at compile time,
     // which matters where the engine runs unspecialised (every policy but `xnu`: see `process`).
     public internal(set) var policy: Policy
@@ -148,6 +150,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
         timers = TimerQueue(capacity: 8 * catalog.count + 64)
         if policy.hasRankingKey { rankedCandidates = RankedList(count: catalog.count) }
+        androidState = AndroidState(count: device.platform == .android ? catalog.count : 0)
         order.reserveCapacity(catalog.count)
     }
 
@@ -566,6 +569,8 @@ struct ThresholdBytes {
     /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
     let quiet: Int
     let compressorOn: Bool
+    /// An Android device: ActivityManager and the lowmemorykiller respond instead of XNU (`respondAsAndroid`).
+    let android: Bool
     /// Page size − 1 when the page size is a power of two (rounding by mask), −1 otherwise.
     let pageMask: Int
     init(_ device: Device) {
@@ -586,10 +591,13 @@ struct ThresholdBytes {
         reaperMinAge = device.reaper.minIdleAgeMicros
         overLimitPossible = !device.appLimitFatal || device.appLimitInactiveBytes < device.appLimitActiveBytes
         pressure = device.pressureThresholds
-        activeWarning = device.warningLevel(forLimit: device.appLimitActiveBytes)
-        inactiveWarning = device.warningLevel(forLimit: device.appLimitInactiveBytes)
+        // Android 4.x warns no app of a limit (it has none; its onTrimMemory callbacks are not modelled).
+        let warns = device.platform != .android
+        activeWarning = warns ? device.warningLevel(forLimit: device.appLimitActiveBytes) : Int.max
+        inactiveWarning = warns ? device.warningLevel(forLimit: device.appLimitInactiveBytes) : Int.max
         quiet = max(soft, idle, critical, device.freezer.enabled ? freezer + 1 : Int.min)   // the freezer runs at its threshold too
         compressorOn = device.compressor.enabled
+        android = device.platform == .android
         pageMask = device.pageSize > 0 && device.pageSize & (device.pageSize - 1) == 0 ? device.pageSize - 1 : -1
     }
 }

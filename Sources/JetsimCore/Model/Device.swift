@@ -34,6 +34,15 @@ public struct Device: Sendable, Equatable, Codable {
     /// an app is suspended the moment it leaves the foreground and a kill happens only when the app being
     /// opened does not fit. Used to cross-check Jetsim against cache simulators such as libCacheSim.
     public var cacheEquivalent = false
+    /// Whose memory management applies: iOS's (XNU's jetsam, the default) or Android 4.x's (ActivityManager's oom_adj and
+    /// the kernel's lowmemorykiller: README, "Android 4.x").
+    public var platform = Platform.ios
+    /// Android 4.x's lowmemorykiller levels and process cap (used only when `platform` is `.android`).
+    public var android = AndroidSettings()
+
+    public enum Platform: String, Sendable, CaseIterable, Codable {
+        case ios, android
+    }
 
     public struct KillThresholds: Sendable, Equatable, Codable {
         /// Percent of physical memory; kills start when *available* memory falls below.
@@ -286,6 +295,7 @@ public struct Device: Sendable, Equatable, Codable {
             problems.append("reaper settings must be non-negative (threshold a percentage)")
         }
         if reaper.enabled && kernel == .xnu10063 { problems.append("xnu-10063 has no long-idle reaper: set reaper: false or kernel: xnu-11417") }
+        if platform == .android { problems += androidProblems() }
         return problems
     }
 }

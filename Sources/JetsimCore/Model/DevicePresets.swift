@@ -1,4 +1,5 @@
-/// Built-in devices (devices.md): RAM and the measured per-app limit, named in lower case with hyphens.
+/// Built-in devices (devices.md): RAM and the measured per-app limit, named in lower case with hyphens; and two Android
+/// 4.x phones.
 public enum DevicePresets {
     private struct Row {
         let name: String, ramMB: Int, limitMB: Int, ios: String, note: String
@@ -27,14 +28,26 @@ public enum DevicePresets {
         Row(name: "iphone-15-pro", ramMB: 8192, limitMB: 4300, ios: "", note: "estimated limit (≈ 52 % of RAM)"),
     ]
 
-    /// Every preset, in table order.
-    public static var all: [Device] { rows.map(device) }
+    /// The phones of the StudentLife study's era (README, "Android 4.x"): 2 GB of RAM, so ProcessList's memory scale is
+    /// 1 and the minfree levels are its high table — Jelly Bean's on the Nexus 4 (8192, 10240, 12288, 14336, 16384,
+    /// 20480 pages, as ProcessList JB's own comment lists them, :211), KitKat's on the Nexus 5 (12288, 15360, 18432,
+    /// 21504, 24576, 30720 pages).
+    private static let androidPhones: [Device] = [
+        .androidPhone(name: "nexus-4", physicalBytes: 2048 * Units.mebibyte, release: .jellyBean,
+                      source: "Android 4.2 (2012): ProcessList's minfree for 2 GB (32/40/48/56/64/80 MB)"),
+        .androidPhone(name: "nexus-5", physicalBytes: 2048 * Units.mebibyte, release: .kitKat,
+                      source: "Android 4.4 (2013): ProcessList's minfree for 2 GB (48/60/72/84/96/120 MB)"),
+    ]
 
-    public static var names: [String] { rows.map(\.name) }
+    /// Every preset, in table order: the iOS devices, then the Android phones.
+    public static var all: [Device] { rows.map(device) + androidPhones.map { $0.normalized() } }
+
+    public static var names: [String] { rows.map(\.name) + androidPhones.map(\.name) }
 
     /// The preset named `name` in any case (`iPhone-X` is `iphone-x`), or nil.
     public static func named(_ name: String) -> Device? {
         let lower = name.lowercased()
+        if let phone = androidPhones.first(where: { $0.name == lower }) { return phone.normalized() }
         return rows.first(where: { $0.name == lower }).map(device)
     }
 

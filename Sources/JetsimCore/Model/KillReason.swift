@@ -1,6 +1,7 @@
 /// Why an app was killed. The first group are the kernel's jetsam reasons with XNU's report strings
-/// (xnu-jetsam.md §4); the last two are lifecycle kills by the system's watchdogs
-/// (ios-app-lifecycle.md: the launch watchdog, and an unfinished background task at expiry).
+/// (xnu-jetsam.md §4); then lifecycle kills by the system's watchdogs (ios-app-lifecycle.md: the launch watchdog, and
+/// an unfinished background task at expiry); then Android 4.x's (README, "Android 4.x"): the lowmemorykiller's levels
+/// and ActivityManager's process caps.
 public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
     case perProcessLimit
     case highwater
@@ -16,6 +17,26 @@ public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
     case enterBackgroundWatchdog
     /// The app's `applicationWillTerminate` handler overran the same deadline.
     case willTerminateWatchdog
+    /// Android's in-kernel lowmemorykiller at minfree level 0…5 (0 the most severe: free memory and file cache both
+    /// below the smallest minfree, any process at or above its adj, the foreground one too).
+    case lmkLevel0, lmkLevel1, lmkLevel2, lmkLevel3, lmkLevel4, lmkLevel5
+    /// ActivityManager killed a cached process holding activities beyond its cached-process limit ("cached #N").
+    case cachedProcessLimit
+    /// ActivityManager killed an empty process (no activity) beyond its empty-process limit ("empty #N").
+    case emptyProcessLimit
+
+    /// The lowmemorykiller's reason for minfree level `level` (0…5; nil beyond).
+    public static func lowMemoryKiller(level: Int) -> KillReason? {
+        level >= 0 && level < 6 ? KillReason(rawValue: KillReason.lmkLevel0.rawValue + UInt8(level)) : nil
+    }
+
+    /// An Android reason (README, "Android 4.x").
+    public var isAndroid: Bool { rawValue >= KillReason.lmkLevel0.rawValue }
+
+    /// The reasons with a `kills_<reason>` column in summary.csv and intervals.csv: iOS's. Android's kills count in
+    /// `kills` and `jetsam_kills` there, each with its reason in kills.csv (columns are only ever appended, and the
+    /// iOS reports stay byte for byte as they were).
+    public static let summaryColumns = allCases.filter { !$0.isAndroid }
 
     /// The string in reports; jetsam reasons use XNU's own.
     public var reportName: String {
@@ -31,6 +52,14 @@ public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
         case .backgroundTaskExpired: "background-task-expired"
         case .enterBackgroundWatchdog: "enter-background-watchdog"
         case .willTerminateWatchdog: "will-terminate-watchdog"
+        case .lmkLevel0: "lmk-level-0"
+        case .lmkLevel1: "lmk-level-1"
+        case .lmkLevel2: "lmk-level-2"
+        case .lmkLevel3: "lmk-level-3"
+        case .lmkLevel4: "lmk-level-4"
+        case .lmkLevel5: "lmk-level-5"
+        case .cachedProcessLimit: "cached-process-limit"
+        case .emptyProcessLimit: "empty-process-limit"
         }
     }
 
