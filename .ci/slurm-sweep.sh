@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sharded sweep on a real one-node Slurm cluster (README: "Sweeps on a cluster"), as root, on loopback:
+# Sharded sweep on a real one-node Slurm cluster (README: "Sweeps beyond one machine"), as root, on loopback:
 #   (a) the unsharded `jetsim compare` of Examples/slurm/grid.args;
 #   (b) the same grid as a 4-task array of Examples/slurm/sweep.sbatch, every task COMPLETED, then `jetsim merge`
 #       on this host: every report byte-identical to (a), manifest.json apart from its "invocation" block;
