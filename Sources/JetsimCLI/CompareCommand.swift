@@ -270,7 +270,8 @@ public struct CompareCommand: ParsableCommand {
                                       workloads: (0..<configuration.workloadCount).map { output.workloads[$0] ?? RunLabels(trace: "", appNames: []) },
                                       inputHashes: output.inputHashes.merging(try ownInputHashes(configuration)) { a, _ in a },
                                       invocation: GridManifest.Invocation(command: CommandLine.arguments, out: invocation.out, jobs: invocation.jobs, started: started),
-                                      chart: chart)
+                                      chart: chart,
+                                      intervalRows: GridReports.intervalRows(output.results, firstCell: 0, configuration: configuration, workloads: output.workloads))
             return try reports.write(into: staging)
         }
         withExtendedLifetime(inputs) {}   // their private copies were hashed into manifest.json above

@@ -43,7 +43,7 @@ public struct MergeCommand: ParsableCommand {
                                           inputHashes: merged.inputHashes,
                                           invocation: GridManifest.Invocation(command: CommandLine.arguments, out: out, jobs: nil, shards: shards,
                                                                               started: started),
-                                          chart: merged.chart)
+                                          chart: merged.chart, intervalRows: merged.intervalRows)
                 return try reports.write(into: staging)
             }
             if !quiet { print(table, terminator: ""); print("reports: \(out)/ (\(shards.count) shards, \(merged.results.count) cells; charts: report.html)") }

@@ -12,12 +12,19 @@ public enum ShardMerge {
         public var workloads: [RunLabels]
         public var inputHashes: [String: String]
         public var chart: ChartFiles
+        /// intervals.csv's rows, the shards' joined in cell order.
+        public var intervalRows: String
     }
 
     /// Reads and checks the shard directories `directories`.
-    public static func merge(_ directories: [String]) throws(InputError) -> Merged {
+    /// A directory that does not exist is a shard that failed before writing (`merge sweep/0 … sweep/3` after task 2
+    /// failed): its cells are reported missing with the others, not as an unreadable input.
+    public static func merge(_ given: [String]) throws(InputError) -> Merged {
+        let absent = given.filter { !ShardFiles.exists($0) }
+        let directories = given.filter(ShardFiles.exists)
         guard let first = directories.first else {
-            throw InputError(file: "merge", message: "name the shard directories to merge", exitCode: InputError.usage)
+            throw InputError(file: given.first ?? "merge", message: given.isEmpty ? "name the shard directories to merge"
+                             : "does not exist, nor does any other shard directory given", exitCode: given.isEmpty ? InputError.usage : InputError.noInput)
         }
         let manifests = try directories.map { d throws(InputError) in try ShardFiles.manifest(in: d) }
         let reference = manifests[0]
@@ -51,7 +58,8 @@ public enum ShardMerge {
                 return "  shard \(k)/\(reference.shards): cells \(cells.lowerBound)..<\(cells.upperBound), from \(configuration.describe(cells.lowerBound)) "
                     + "to \(configuration.describe(cells.upperBound - 1)); rerun: \(rerunCommand(reference, shard: k))"
             }
-            throw InputError(file: "merge", message: "\(missing.count) of \(reference.shards) shards are missing (\(missing.map(String.init).joined(separator: ", "))), "
+            let notFound = absent.isEmpty ? "" : " (not found: \(absent.joined(separator: ", ")))"
+            throw InputError(file: "merge", message: "\(missing.count) of \(reference.shards) shards are missing (\(missing.map(String.init).joined(separator: ", ")))\(notFound), "
                              + "so are their cells:\n" + lines.joined(separator: "\n") + "\nthen merge again", exitCode: InputError.dataError)
         }
         var results: [SimulationResult] = []
@@ -59,6 +67,7 @@ public enum ShardMerge {
         var hashes: [String: String] = [:]
         var labels = [RunLabels?](repeating: nil, count: configuration.workloadCount)
         var chart: ChartFiles?
+        var intervalRows = ""
         for k in holder.indices {
             guard let index = holder[k] else { continue }
             let directory = directories[index], m = manifests[index]
@@ -75,6 +84,7 @@ public enum ShardMerge {
                 }
             }
             results += shardResults
+            intervalRows += try ShardFiles.intervalRows(in: directory, manifest: m)
             for (name, hash) in m.inputsSha256 {
                 if let seen = hashes[name], seen != hash {
                     throw InputError(file: directory + "/shard.json", message: "read '\(InputError.excerpt(name))' with other contents than an earlier "
@@ -92,7 +102,8 @@ public enum ShardMerge {
             guard let l else { throw InputError(file: "merge", message: "no shard names workload \(w)") }
             return l
         }
-        return Merged(configuration: configuration, results: results, workloads: workloads, inputHashes: hashes, chart: chart)
+        return Merged(configuration: configuration, results: results, workloads: workloads, inputHashes: hashes, chart: chart,
+                      intervalRows: intervalRows)
     }
 
     /// The command that wrote `manifest`'s shard, made to write shard `k` instead: `--shard` changed, and `--out`

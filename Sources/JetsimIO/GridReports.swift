@@ -17,10 +17,13 @@ public struct GridReports {
     public var invocation: GridManifest.Invocation
     /// The charted cell's (`GridConfiguration.chartCell`) memory series and kills.
     public var chart: ChartFiles
+    /// intervals.csv's rows, every cell's in cell order (`intervalRows`; a merge joins its shards').
+    public var intervalRows: String
 
     public init(configuration: GridConfiguration, results: [SimulationResult], workloads: [RunLabels], inputHashes: [String: String],
-                invocation: GridManifest.Invocation, chart: ChartFiles) {
+                invocation: GridManifest.Invocation, chart: ChartFiles, intervalRows: String) {
         self.chart = chart
+        self.intervalRows = intervalRows
         self.configuration = configuration
         self.results = results
         self.workloads = workloads
@@ -51,7 +54,7 @@ public struct GridReports {
         var contents = [("summary.csv", summaryCSV), ("compare.csv", CSVLine.of(header) + rows.map(CSVLine.of).joined()),
                         ("manifest.json", try manifest), ("latency.csv", latencyCSV), ("chart-devices.csv", chartDevicesCSV),
                         ("chart-apps.csv", chartAppsCSV), ("chart-timeseries.csv", chart.timeseries), ("chart-kills.csv", chart.kills)]
-        if configuration.intervalMicros > 0 { contents.append(("intervals.csv", intervalsCSV)) }
+        if configuration.intervalMicros > 0 { contents.append(("intervals.csv", CSVLine.of(ReportFiles.intervalsHeader) + intervalRows)) }
         var files: [AtomicFile] = []
         for (name, text) in contents {
             let f = try AtomicFile(path: directory + "/" + name)
@@ -70,11 +73,14 @@ public struct GridReports {
         return text
     }
 
-    /// intervals.csv: every cell's windows, in cell order.
-    var intervalsCSV: String {
-        var text = CSVLine.of(ReportFiles.intervalsHeader)
+    /// intervals.csv's rows of the cells `firstCell ..< firstCell + results.count`, in cell order: each run's windows
+    /// (the only use of its `intervals` and `samples`, which a shard need not keep once these are written).
+    public static func intervalRows(_ results: [SimulationResult], firstCell: Int, configuration: GridConfiguration,
+                                    workloads: [Int: RunLabels]) -> String {
+        var text = ""
         for (k, r) in results.enumerated() {
-            for row in ReportFiles.intervalRows(r, labels: workloads[k / perWorkload]) { text += CSVLine.of(row) }
+            let labels = workloads[(firstCell + k) / configuration.cellsPerWorkload] ?? RunLabels(trace: "", appNames: [])
+            for row in ReportFiles.intervalRows(r, labels: labels) { text += CSVLine.of(row) }
         }
         return text
     }

@@ -2,11 +2,12 @@ import Foundation
 import JetsimCore
 
 /// A shard directory (`jetsim compare --shard K/N --out DIR`): `shard.json`, which says which grid and cells it holds,
-/// `results.json`, its cells' runs in id order, and in the shard holding the charted cell its `chart-timeseries.csv` and
-/// `chart-kills.csv`. `jetsim merge` reduces the shards of one grid to the grid's reports.
+/// `results.json`, its cells' runs in id order (without their interval windows and samples), `intervals.csv`, those
+/// cells' rows of the grid's intervals.csv (with `--interval`), and in the shard holding the charted cell its
+/// `chart-timeseries.csv` and `chart-kills.csv`. `jetsim merge` reduces the shards of one grid to the grid's reports.
 public enum ShardFiles {
     /// The files a shard directory holds (it is replaced only when it holds nothing else).
-    public static let names = ["shard.json", "results.json", "chart-timeseries.csv", "chart-kills.csv"]
+    public static let names = ["shard.json", "results.json", "intervals.csv", "chart-timeseries.csv", "chart-kills.csv"]
     public static let format = "jetsim-shard-1"
 
     /// `shard.json`.
@@ -53,13 +54,23 @@ public enum ShardFiles {
         public var cells: Range<Int> { firstCell ..< max(firstCell, endCell) }
     }
 
-    /// Writes a shard into `directory` (a staging directory: the caller publishes it).
+    /// Writes a shard into `directory` (a staging directory: the caller publishes it): the runs without their windows
+    /// and samples, which only intervals.csv's rows need (rendered here, once, as the unsharded grid renders them).
     public static func write(_ manifest: Manifest, results: [SimulationResult], chart: ChartFiles?, into directory: String) throws {
         var manifest = manifest
-        let resultBytes = Array(try resultsEncoder.encode(results)) + [10]
+        let configuration = manifest.config
+        let rows = GridReports.intervalRows(results, firstCell: manifest.firstCell, configuration: configuration,
+                                            workloads: Dictionary(manifest.workloads.map { ($0.index, $0.labels) }, uniquingKeysWith: { a, _ in a }))
+        let slim = results.map { r in
+            var r = r
+            (r.intervals, r.samples) = ([], [])
+            return r
+        }
+        let resultBytes = Array(try resultsEncoder.encode(slim)) + [10]
         manifest.resultsSha256 = CompareReports.sha256(bytes: resultBytes)
         var files = [("results.json", resultBytes), ("shard.json", Array(try GridConfiguration.encoder().encode(manifest)) + [10])]
         if let chart { files += [("chart-timeseries.csv", Array(chart.timeseries.utf8)), ("chart-kills.csv", Array(chart.kills.utf8))] }
+        if configuration.intervalMicros > 0 { files.append(("intervals.csv", Array((CSVLine.of(ReportFiles.intervalsHeader) + rows).utf8))) }
         var written: [AtomicFile] = []
         for (name, bytes) in files {
             let f = try AtomicFile(path: directory + "/" + name)
@@ -77,11 +88,25 @@ public enum ShardFiles {
         return e
     }
 
+    /// The shard's rows of intervals.csv (its header checked and dropped); "" without `--interval`.
+    public static func intervalRows(in directory: String, manifest: Manifest) throws(InputError) -> String {
+        guard manifest.config.intervalMicros > 0 else { return "" }
+        let text = String(decoding: try read(directory + "/intervals.csv"), as: UTF8.self)
+        let header = CSVLine.of(ReportFiles.intervalsHeader)
+        guard text.hasPrefix(header) else {
+            throw InputError(file: directory + "/intervals.csv", line: 1, message: "is not a shard's intervals.csv (its header differs)")
+        }
+        return String(text.dropFirst(header.count))
+    }
+
     /// The charted cell's files of a shard that holds it.
     public static func chart(in directory: String) throws(InputError) -> ChartFiles {
         func text(_ name: String) throws(InputError) -> String { String(decoding: try read(directory + "/" + name), as: UTF8.self) }
         return try ChartFiles(timeseries: try text("chart-timeseries.csv"), kills: try text("chart-kills.csv"))
     }
+
+    /// Whether `directory` exists at all (a shard that failed before writing leaves none: a missing shard, not bad input).
+    public static func exists(_ directory: String) -> Bool { FileManager.default.fileExists(atPath: directory) }
 
     /// Reads `directory/shard.json`; a directory without one is not a shard (exit 66), a damaged one is bad data (65).
     public static func manifest(in directory: String) throws(InputError) -> Manifest {

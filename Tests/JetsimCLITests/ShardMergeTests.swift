@@ -37,6 +37,9 @@ import Testing
             let r = try CLI.run(grid + ["--jobs", "1", "--shard", "\(k)/3", "--out", dir + "/shards/\(k)"])
             #expect(r.status == 0, "\(r.stderr)")
         }
+        // A shard keeps its cells' intervals.csv rows, not their windows.
+        #expect(try files(dir + "/shards/1") == ["intervals.csv", "results.json", "shard.json"])
+        #expect(!(try String(contentsOfFile: dir + "/shards/1/results.json", encoding: .utf8)).contains("\"intervals\":[{"))
         // In any order.
         let merge = try CLI.run(["merge", dir + "/shards/2", dir + "/shards/0", dir + "/shards/1", "--out", dir + "/merged", "--quiet"])
         #expect(merge.status == 0, "\(merge.stderr)")
@@ -69,6 +72,9 @@ import Testing
         #expect(refused.stderr.contains("shard 1/3: cells 10..<21"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--shard 1/3 --out \(dir)/s/1"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/merged"))
+        // Named but absent (a shard that failed before writing): missing too, not unreadable.
+        let named = try CLI.run(["merge", dir + "/s/0", dir + "/s/1", dir + "/s/2", "--out", dir + "/merged"])
+        #expect(named.status == 65 && named.stderr.contains("(not found: \(dir)/s/1)") && named.stderr.contains("--shard 1/3"), "\(named.stderr)")
         // Rerun just that shard, merge again.
         #expect(try CLI.run(grid + ["--shard", "1/3", "--out", dir + "/s/1"]).status == 0)
         let merged = try CLI.run(["merge", dir + "/s/0", dir + "/s/1", dir + "/s/2", "--out", dir + "/merged", "--quiet"])
@@ -86,7 +92,7 @@ import Testing
             ([dir + "/a/0", dir + "/b/1"], "belongs to another grid"),
             ([dir + "/a/0", dir + "/c/1"], "the shards of one grid share N"),
             ([dir + "/a/0", dir + "/a/1", dir + "/a/0"], "give each shard once"),
-            ([dir + "/a/0", dir + "/nowhere"], "nowhere/shard.json: cannot be read"),
+            ([dir + "/nowhere"], "nowhere: does not exist, nor does any other shard directory given"),
         ]
         for (shards, message) in cases {
             let r = try CLI.run(["merge"] + shards + ["--out", dir + "/m"])
