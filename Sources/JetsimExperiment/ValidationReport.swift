@@ -29,6 +29,7 @@ public enum ValidationReport {
         .init("days") { FixedPoint.format($0.score.spanMicros, over: microsPerDay, decimals: 3) },
         .init("snapshots") { String($0.score.snapshots) },
         .init("background_tasks") { String($0.score.tasks) },
+        .init("unmodelled_tasks") { String($0.score.unmodelledTasks) },
         .init("measured_dead_share") { FixedPoint.format($0.score.measuredDead, over: $0.score.tasks, decimals: 4) },
         .init("simulated_dead_share") { FixedPoint.format($0.score.simulatedDead, over: $0.score.tasks, decimals: 4) },
         .init("accuracy") { FixedPoint.format($0.score.agreeing, over: $0.score.tasks, decimals: 4) },

@@ -94,6 +94,54 @@ import Testing
         #expect(Device.AndroidSettings().cachedProcessLimit == 8 && Device.AndroidSettings().emptyProcessLimit == 16)
     }
 
+    /// `finish` (Back from the root activity): the process lives on without an activity, so it counts against the
+    /// empty-process cap (16), not the cached one (8). Eleven apps opened then finished one by one: none is killed,
+    /// where eleven left with `open` lose a0 (`theCachedCapKillsTheOldestBeyondIt`); they take the empty slots 9, 11, 13.
+    @Test func aFinishedAppIsAnEmptyProcessUnderTheEmptyCap() throws {
+        let names = (0..<11).map { "a\($0)" }
+        var h = try Harness(device: device(minfreeMB: [1, 2, 3, 4, 5, 6]), apps: names.map { bareApp($0, dirtyMB: 10) }, policy: XNUPolicy())
+        for k in 0..<11 {
+            h.open("a\(k)", at: Double(k))
+            h.event(Double(k) + 0.5, .finish, "a\(k)")
+        }
+        #expect(h.sim.foreground == -1)   // Back from the last one: the home screen
+        #expect(adj(h, "a10") == 9 && adj(h, "a0") >= 13)
+        #expect(h.finish().kills.isEmpty)
+    }
+
+    /// `updateOomAdjLocked`'s idle rule: an empty process idle more than `MAX_EMPTY_TIME` (30 min) is killed ("empty
+    /// for Ns") once more than `TRIM_EMPTY_APPS` (0 here) more recent empty ones have been counted — at that moment,
+    /// with no event to wake the model: a recheck is kept for it. The most recent empty process is spared however long
+    /// it idles (the check precedes the count).
+    @Test func anEmptyProcessIdleForThirtyMinutesBeyondTheTrimCountIsKilled() throws {
+        var d = device(minfreeMB: [1, 2, 3, 4, 5, 6])
+        d.android.emptyProcessTrimCount = 0
+        var h = try Harness(device: d, apps: ["a", "b", "c"].map { bareApp($0, dirtyMB: 10) }, policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.event(10, .finish, "a")   // a: empty, idle since 10 s
+        h.open("b", at: 20)
+        h.event(30, .finish, "b")   // b: the most recent empty one; a is the second
+        h.open("c", at: 40)         // the trace goes on with c in front
+        h.event(4000, .alloc, "c", value: 0)
+        let r = h.finish()
+        #expect(r.kills.map { h.catalog.profiles[Int($0.app)].name } == ["a"])
+        #expect(r.kills.first?.reason == .emptyProcessIdle && r.kills.first?.time == sec(10) + 30 * 60 * 1_000_000 + 1)
+        #expect(Device.androidPhone(name: "jb", physicalBytes: mb(2048), release: .jellyBean).android.emptyProcessTrimCount == 3)
+        #expect(Device.androidPhone(name: "kk", physicalBytes: mb(2048), release: .kitKat).android.emptyProcessTrimCount == 8)
+    }
+
+    /// On iOS there is no Back: `finish` of the foreground app is `home`, of a background one nothing (ignored).
+    @Test func finishOnIOSIsHomeForTheForegroundAppAndNothingElse() throws {
+        var h = try Harness(device: Device(name: "ios", physicalBytes: mb(1000), appLimitBytes: mb(500)),
+                            apps: ["a", "b"].map { bareApp($0, dirtyMB: 10) }, policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("b", at: 1)
+        h.event(2, .finish, "a")
+        h.event(3, .finish, "b")
+        #expect(h.sim.foreground == -1 && h.state("a") == .suspended && h.state("b") != .active)
+        #expect(h.finish().ignoredEvents == 1)
+    }
+
     // MARK: The lowmemorykiller
 
     /// lowmem_shrink's walk: the first level (ascending minfree) with free memory *and* file cache below it; file cache

@@ -73,6 +73,22 @@ import Testing
         ])
     }
 
+    /// Tasks gone from recents by the next snapshot were finished (Back, or a swipe): each app with a task in A and
+    /// none in B gets `finish` 30 s after A, before the uses in between. Here the foreground app a went (the use of e
+    /// in between returns to the home screen, not to a) and b went; c keeps one of its two tasks, so it is not finished.
+    @Test func tasksGoneFromRecentsAreFinished() throws {
+        let text = Self.header
+            + Self.snapshot("1", 0, [("a", 1, 1), ("b", 2, 1), ("c", 3, 1), ("c", 4, 1), ("d", 5, 1)])
+            + Self.snapshot("1", 1200, [("d", 5, 1), ("e", 6, 1), ("c", 3, 1)])
+        let out = try Self.importing(text)
+        #expect(rows(out.traces.first?.trace ?? "").drop { $0 != "1200.000,a,open,,1" } == [
+            "1200.000,a,open,,1",
+            "1230.000,a,finish,,1", "1230.000,b,finish,,1",   // a was in front: the home screen shows
+            "1800.000,e,open,,1", "1830.000,,home,,1",        // e, new, used in between returns home, not to a
+            "2400.000,d,open,,1", "3600.000,,home,,1",
+        ])
+    }
+
     /// Over 2 h without a snapshot is not continuous use: the foreground goes home one period after the snapshot.
     @Test func longGapsEndTheForegroundUse() throws {
         let text = Self.header

@@ -27,6 +27,9 @@ struct AndroidState {
     var lastForeground: Int32 = -1
     /// Scratch: resident apps in LRU order.
     var order: [Int32] = []
+    /// When the last oom_adj pass's next empty process beyond `emptyProcessTrimCount` passes its idle limit (`Int.max`:
+    /// none): the response rechecks then.
+    var nextEmptyExpiry = Int.max
 
     init(count: Int) {
         oomAdj = [Int](repeating: -1, count: count)
@@ -62,6 +65,8 @@ extension Simulator {
         }
         if memory.free >= 0 { inOutOfMemory = false }
         scheduleLowMemoryRecheck()
+        // +1: the rule kills those idle *more* than the limit (`lastActivityTime < oldTime`).
+        if androidState.nextEmptyExpiry < Int.max - 1 { scheduleRecheck(at: androidState.nextEmptyExpiry + 1) }
     }
 
     /// Assigns oom_adj, kills the processes beyond the caps, and assigns again if it killed any.
@@ -85,6 +90,14 @@ extension Simulator {
 
     /// Whether app `i`'s current process has had an activity (`app.activities.size() > 0`).
     private func hasActivity(_ i: Int) -> Bool { androidState.activityGeneration[i] == Int64(apps[i].generation) }
+
+    /// App `i`'s process holds no activity any more (a `finish` event): cached, it is an empty process. Returns whether
+    /// it had one.
+    mutating func dropActivities(_ i: Int) -> Bool {
+        guard hasActivity(i) else { return false }
+        androidState.activityGeneration[i] = -1
+        return true
+    }
 
     /// The oom_adj `computeOomAdjLocked` gives app `i` before the cached range is spread (nil: cached), the lowest that
     /// applies:
@@ -113,12 +126,18 @@ extension Simulator {
     /// - `numSlots = (CACHED_APP_MAX_ADJ − CACHED_APP_MIN_ADJ + 1) / 2` = 3; processes holding activities take 9, 10, 12,
     ///   14, 15 (`curCachedAdj`, `nextCachedAdj += 2`), `cachedFactor = max(1, cached / numSlots)` to a step; empty
     ///   processes take 9, 11, 13, 15, `emptyFactor = max(1, min(empty, cachedProcessLimit) / numSlots)` to a step;
-    /// - counting in the same walk, a cached process beyond `cachedProcessLimit` is killed ("cached #N") and an empty
-    ///   one beyond `emptyProcessLimit` ("empty #N").
+    /// - counting in the same walk, a cached process beyond `cachedProcessLimit` is killed ("cached #N"); an empty one
+    ///   idle for more than `MAX_EMPTY_TIME` (30 min) once more than `TRIM_EMPTY_APPS` (8) more recent empty ones have
+    ///   been counted is killed uncounted ("empty for Ns": `numEmpty > ProcessList.TRIM_EMPTY_APPS && app.lastActivityTime
+    ///   < oldTime`, `oldTime = now − MAX_EMPTY_TIME`); any other empty one beyond `emptyProcessLimit` ("empty #N").
+    ///   Idle since: the app's last foreground exit or background launch (`lastActivityTime` is set when the process
+    ///   is used, `updateLruProcessLocked`).
     /// Recency is the app's last open or background launch (`mLruProcesses`' order for activities). AMS computes the
     /// factors from the previous pass's counts; the model from the current ones (the same after any pass that killed
-    /// nothing). Not modelled: empty processes idle more than 30 minutes (`MAX_EMPTY_TIME`), processes bound by
-    /// clients, the service B list. Returns the processes beyond a cap, most recent first, with their reasons.
+    /// nothing). AMS runs this pass at every process change, many a minute on a phone; the model at every event and,
+    /// for the 30-minute rule, at the moment the next empty process it applies to turns 30 minutes idle
+    /// (`nextEmptyExpiry`). Not modelled: processes bound by clients, the service B list. Returns the processes to
+    /// kill, most recent first, with their reasons.
     mutating func assignOomAdjustments() -> [(Int32, KillReason)] {
         var order = androidState.order   // a local copy while `self` is read below; given back at the end
         order.removeAll(keepingCapacity: true)
@@ -150,6 +169,8 @@ extension Simulator {
         }
         var numCached = 0, numEmpty = 0
         var over: [(Int32, KillReason)] = []
+        let oldTime = now - settings.emptyProcessMaxIdleMicros
+        androidState.nextEmptyExpiry = Int.max
         for app in order where androidState.oomAdj[Int(app)] < 0 {
             let i = Int(app)
             if hasActivity(i) {
@@ -160,6 +181,14 @@ extension Simulator {
             } else {
                 androidState.oomAdj[i] = emptyAdj.current
                 advance(&emptyAdj, factor: emptyFactor)
+                if numEmpty > settings.emptyProcessTrimCount {
+                    let idleSince = apps[i].lastForegroundTime
+                    if idleSince < oldTime {
+                        over.append((app, .emptyProcessIdle))
+                        continue
+                    }
+                    androidState.nextEmptyExpiry = min(androidState.nextEmptyExpiry, idleSince + settings.emptyProcessMaxIdleMicros)
+                }
                 numEmpty += 1
                 if numEmpty > settings.emptyProcessLimit { over.append((app, .emptyProcessLimit)) }
             }

@@ -341,6 +341,22 @@ extension Simulator {
         return true
     }
 
+    /// `finish`: the user leaves the app with Back from its root activity (or the app finishes its last activity): the
+    /// task leaves the recent-task list, the process is not ended. The foreground app leaves as with `home`. On Android
+    /// its running process holds no activity any more (`ActivityStack` destroys the finished activity; the process is
+    /// then `PROCESS_STATE_CACHED_EMPTY`): ActivityManager keeps it under the empty-process cap and kills it after 30
+    /// idle minutes (`assignOomAdjustments`). iOS has no Back: a background app is unchanged (the event is ignored).
+    mutating func finishActivities(_ app: Int32) -> Bool {
+        let i = Int(app)
+        var changed = false
+        if app == foreground {
+            leaveForeground(i)
+            changed = true
+        }
+        if device.platform == .android && apps[i].state.isResident && !apps[i].terminating { changed = dropActivities(i) || changed }
+        return changed
+    }
+
     /// A termination that is not a kill (force-quit, exits-on-suspend). With `willTerminate`, the app's handler runs
     /// first, for the catalog's `will_terminate_ms`: the process stays in the Background (band 40), its memory held,
     /// until it returns, and one that overruns the deadline (about 5 s, as `didEnterBackground`'s: seed articles,

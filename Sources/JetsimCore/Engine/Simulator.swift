@@ -186,6 +186,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         case .modeStop: handled = known && stopMode(app, BackgroundModes(rawValue: UInt16(truncatingIfNeeded: event.value)))
         case .alloc: handled = known && allocate(app, bytes: event.value)
         case .quit: handled = known && forceQuit(app)
+        case .finish: handled = known && finishActivities(app)
         }
         if handled {
             respondToPressure()

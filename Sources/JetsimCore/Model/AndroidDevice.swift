@@ -46,6 +46,9 @@ extension Device {
         /// `mOomAdj`: the lowmemorykiller's six adj levels (JB:134–137, where `BACKUP_APP_ADJ` is 4 (:67); KK:160–163,
         /// where it is 3 (:84)).
         public var oomAdj: [Int] { self == .jellyBean ? [0, 1, 2, 4, 9, 15] : [0, 1, 2, 3, 9, 15] }
+        /// `TRIM_EMPTY_APPS`: Jelly Bean's is 3 (JB:115); KitKat's is `MAX_EMPTY_APPS / 2`, with `MAX_EMPTY_APPS =
+        /// computeEmptyProcessLimit(MAX_CACHED_APPS)` = 24 × 2 / 3 = 16 (KK:125, :289–291): 8.
+        public var trimEmptyApps: Int { self == .jellyBean ? 3 : 8 }
         /// `mOomMinFreeLow`, KiB: the levels of a phone with 300 MB or less (JB:140–143, KK:166–169).
         public var minfreeLowKiB: [Int] { [8192, 12288, 16384, 24576, 28672, 32768] }
         /// `mOomMinFreeHigh`, KiB: the levels from 700 MB of RAM on (JB:146–149, KK:172–175).
@@ -86,6 +89,12 @@ extension Device {
         /// `mProcessLimit`: cached and empty processes kept at most (`MAX_HIDDEN_APPS` 24, JB:104; `MAX_CACHED_APPS`
         /// 24, KK:125).
         public var processLimit = 24
+        /// `TRIM_EMPTY_APPS`: the most recent empty processes spared by the idle rule (`AndroidRelease.trimEmptyApps`).
+        /// A constant of ProcessList: changing `processLimit` (as `setProcessLimit` does) leaves it as it is.
+        public var emptyProcessTrimCount = AndroidRelease.kitKat.trimEmptyApps
+        /// `MAX_EMPTY_TIME`: an empty process beyond `emptyProcessTrimCount` idle longer than this is killed (30 min,
+        /// JB:107; KitKat's declaration follows `MAX_CACHED_APPS`, KK:125, with the same value).
+        public var emptyProcessMaxIdleMicros = 30 * 60 * Units.microsPerSecond
         public init() {}
 
         /// Empty processes (no activity) kept at most: `computeEmptyProcessLimit`, two thirds of the limit (KK:289–291;
@@ -111,6 +120,7 @@ extension Device {
         d.backgroundTaskBudgetMicros = androidNoBudgetMicros
         d.android.release = release
         d.android.levels = release.levels(totalBytes: physicalBytes)
+        d.android.emptyProcessTrimCount = release.trimEmptyApps
         return d
     }
 

@@ -24,6 +24,9 @@ public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
     case cachedProcessLimit
     /// ActivityManager killed an empty process (no activity) beyond its empty-process limit ("empty #N").
     case emptyProcessLimit
+    /// ActivityManager killed an empty process idle for more than 30 minutes, beyond the 8 most recent empty ones
+    /// ("empty for Ns").
+    case emptyProcessIdle
 
     /// The lowmemorykiller's reason for minfree level `level` (0…5; nil beyond).
     public static func lowMemoryKiller(level: Int) -> KillReason? {
@@ -60,6 +63,7 @@ public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
         case .lmkLevel5: "lmk-level-5"
         case .cachedProcessLimit: "cached-process-limit"
         case .emptyProcessLimit: "empty-process-limit"
+        case .emptyProcessIdle: "empty-process-idle"
         }
     }
 

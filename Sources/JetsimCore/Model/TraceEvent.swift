@@ -22,6 +22,10 @@ public struct TraceEvent: Sendable, Equatable {
 /// The trace event vocabulary (`event` column of `trace.csv`).
 public enum TraceEventKind: UInt8, Sendable, CaseIterable {
     case open, home, interrupt, bgTask, bgLaunch, modeStart, modeStop, alloc, quit
+    /// The user leaves the app with Back (or it finishes its last activity): its task leaves the recent-task list
+    /// while its process may live on (`Simulator.finishActivities`). Android's distinction; importers of Android data
+    /// emit it.
+    case finish
 
     /// The name in `trace.csv`.
     public var traceName: String {
@@ -35,13 +39,14 @@ public enum TraceEventKind: UInt8, Sendable, CaseIterable {
         case .modeStop: "mode_stop"
         case .alloc: "alloc"
         case .quit: "quit"
+        case .finish: "finish"
         }
     }
 
     /// What the `value` column holds for this kind.
     public var valueKind: ValueKind {
         switch self {
-        case .open, .home, .quit: .none
+        case .open, .home, .quit, .finish: .none
         case .interrupt, .bgTask, .bgLaunch: .seconds
         case .modeStart, .modeStop: .mode
         case .alloc: .signedMebibytes

@@ -15,6 +15,10 @@ import JetsimCore
 /// one snapshot period before it, so the simulated phone starts with the measured tasks launched.
 ///
 /// The heuristic, between two consecutive snapshots A (time a) and B (time b) of a user:
+/// 0. First, shortly after a (`shortUseMicros`, at most half a slot of step 2), every app with a task in A and none in B
+///    gets `finish`: its task was finished (Back from its root activity, or swiped from recents), so on Android its
+///    process, if alive, holds no activity any more. When that app was A's foreground one, the home screen is where
+///    the uses of step 2 return to.
 /// 1. Used in between: a task of B below rank 0 that A lacks (launched since), or that is now ahead of a task that was
 ///    ahead of it in A (it overtook it in the recents order, so it was used after that one). Tasks at rank 0 in A
 ///    cannot overtake; B's rank-0 task is the switch of step 3.
@@ -263,9 +267,14 @@ public enum StudentLifeImporter {
                 start += periodMicros
                 try show(nil, at: start, user: s.user)
             }
-            let back = front
             let used = Self.usedBetween(earlier.snapshot.tasks, s.tasks)
             let slot = (time - start) / (used.count + 1) / 1000 * 1000   // whole milliseconds
+            let finishedAt = start + min(shortUseMicros, slot / 2)
+            for app in Self.finishedBetween(earlier.snapshot.tasks, s.tasks) {
+                try writer.emit(time: finishedAt, app: app, .finish, user: s.user)
+                if app == front { front = nil }   // Back from the app on screen shows the home screen
+            }
+            let back = front
             for (k, task) in used.enumerated() {
                 let at = start + (k + 1) * slot
                 try show(Self.screen(task), at: at, user: s.user)
@@ -290,6 +299,17 @@ public enum StudentLifeImporter {
                 if overtook { used.append(t) }
             }
             return used.reversed()
+        }
+
+        /// The apps (launchers aside) with a task in `before` and none in `now`: their tasks were finished in between
+        /// (Back from the root activity, or a swipe from recents), in `before`'s order.
+        static func finishedBetween(_ before: [Task], _ now: [Task]) -> [String] {
+            let remaining = Set(now.map(\.app))
+            var seen: Set<String> = []
+            return before.compactMap { t in
+                guard !launchers.contains(t.app), !remaining.contains(t.app), seen.insert(t.app).inserted else { return nil }
+                return t.app
+            }
         }
 
         /// Ends the current user's replay: the foreground goes home one period after the last snapshot.
