@@ -9,7 +9,7 @@ import JetsimCore
 /// small fixed workload. It returns the reader's verdict; an input is refused only by a `InputError` that is one
 /// located line (`FuzzTarget.check`). A trap anywhere is the failure the fuzzer looks for.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case trace, catalog, device, policy, config, libcachesim, intervals, lsapp, ips, chart
+    case trace, catalog, device, policy, config, libcachesim, intervals, lsapp, ips, chart, studentlife
 
     /// What an input came to.
     public enum Verdict: Equatable, Sendable { case accepted, refused(InputError) }
@@ -88,6 +88,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let catalog = try CatalogFile.read(CSVReader(text: output.apps, name: name + " (imported apps.csv)"))
             let events = try TraceReader(reader: CSVReader(text: output.trace, name: name + " (imported trace.csv)"), catalog: catalog).readAll()
             Self.simulate(device: Self.workload.device, catalog: catalog, events: events)
+        case .studentlife:
+            // Every user in one trace (times clamped non-decreasing by the writer), run on an Android phone; the ground
+            // truth read back as `jetsim validate` reads it.
+            let writer = ImportWriter(inMemory: name)
+            _ = try StudentLifeImporter.run(bytes: bytes, name: name, writer: writer)
+            try writer.commit()
+            guard let output = writer.output, let device = DevicePresets.named("nexus-5") else { return }
+            let catalog = try CatalogFile.read(CSVReader(text: output.apps, name: name + " (imported apps.csv)"))
+            let events = try TraceReader(reader: CSVReader(text: output.trace, name: name + " (imported trace.csv)"), catalog: catalog).readAll()
+            Self.simulate(device: device, catalog: catalog, events: events)
+            let snapshots = Array((writer.extraTexts[StudentLifeImporter.snapshotsFile] ?? "").utf8)
+            _ = try Self.throughFile(snapshots, name: name + " (imported snapshots.csv)") { path throws(InputError) in
+                try SnapshotsFile.read(path: path, catalog: catalog)
+            }
         case .ips:
             let result = try JetsamEventImporter.parse(bytes: bytes, name: name)
             let catalog = try CatalogFile.read(CSVReader(text: WorkloadFiles.catalogCSV(result.apps), name: name + " (imported apps.csv)"))

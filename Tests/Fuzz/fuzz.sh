@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-20}
 shift || true
 kinds=("$@")
-[ ${#kinds[@]} -gt 0 ] || kinds=(trace catalog device policy config libcachesim intervals lsapp ips chart)
+[ ${#kinds[@]} -gt 0 ] || kinds=(trace catalog device policy config libcachesim intervals lsapp ips chart studentlife)
 
 # The harness target exists only with JETSIM_FUZZ set; its own scratch path keeps the instrumented objects apart.
 export JETSIM_FUZZ=1 SWIFT_BACKTRACE=enable=no
