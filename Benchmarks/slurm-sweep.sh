@@ -62,7 +62,9 @@ big=(--apps Examples/day/apps.csv --trace Examples/day/trace.csv --quiet
      --devices iphone-x,iphone-11,iphone-8,iphone-xs --seeds "$(seq -s, 1 25)")
 t=$(now); "$JETSIM" compare "${big[@]}" --out "$work/big-single"; big_single_s=$(since "$t")
 for ((k = 0; k < SHARDS; k++)); do "$JETSIM" compare "${big[@]}" --shard "$k/$SHARDS" --out "$work/big/$k"; done
-t=$(now); "$JETSIM" merge "$work"/big/[0-9]* --out "$work/big-merged" --quiet; big_merge_s=$(since "$t")
+rss=(); [ -x /usr/bin/time ] && rss=(/usr/bin/time -f %M -o "$work/merge.rss")
+t=$(now); "${rss[@]}" "$JETSIM" merge "$work"/big/[0-9]* --out "$work/big-merged" --quiet; big_merge_s=$(since "$t")
+big_merge_mb=$([ -s "$work/merge.rss" ] && awk '{ printf "%.0f", $1 / 1024 }' "$work/merge.rss" || echo "?")
 
 ratio() { awk -v a="$jobs1_s" -v b="$1" 'BEGIN { printf "%.2fx", a / b }'; }
 echo
@@ -73,7 +75,10 @@ printf '%-52s %9s %9s\n' "one process, --jobs $(nproc) (default)" "$jobsN_s" "$(
 printf '%-52s %9s %9s\n' "Slurm, $SHARDS shards x 1 CPU: submit to merged" "$slurm_s" "$(ratio "$slurm_s")"
 printf '%-52s %9s\n' "  of which submit to all tasks COMPLETED" "$sweep_s"
 printf '%-52s %9s\n' "  of which merge ($cells cells)" "$merge_s"
+shard_bytes=$(du -sb "$work"/sweep/[0-9]* | awk '{ s += $1 } END { print s }')
+printf '%-52s %9s\n' "shard output, all shards (bytes; per cell)" "$shard_bytes; $((shard_bytes / cells))"
 printf '%-52s %9s\n' "merge alone, 1000 cells (Examples/day)" "$big_merge_s"
+printf '%-52s %9s\n' "  its peak RSS (MB)" "$big_merge_mb"
 printf '%-52s %9s\n' "  that grid unsharded, default --jobs" "$big_single_s"
 printf '%-52s %9s\n' "cluster start and first job (not in the Slurm row)" "$up_s"
 echo "load average (1, 5, 15 min) before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg) (above $(nproc): other work shared the CPUs)"

@@ -123,7 +123,7 @@ func files(in directory: String) -> [String] {
         let out = dir + "/out"
         let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", trace, "--out", out, "--events"])
         #expect(r.status == 65)
-        #expect(r.stderr == "jetsim: \(trace):201: field 'event': unknown event 'teleport' (known: open, home, interrupt, bg_task, bg_launch, mode_start, mode_stop, alloc, quit)\n")
+        #expect(r.stderr == "jetsim: \(trace):201: field 'event': unknown event 'teleport' (known: open, home, interrupt, bg_task, bg_launch, mode_start, mode_stop, alloc, quit, finish)\n")
         #expect(r.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: out))   // no partial output, not even events.csv
     }
