@@ -1,26 +1,11 @@
-/// Counters the engine keeps while it runs. All integers; ratios are formed only when reporting.
+/// What the engine keeps while it runs: the additive counters (`RunCounters`, declared there once), the compressor's
+/// peak and the latencies of resumes that thawed frozen memory (the other latencies follow from per-app counts when a
+/// snapshot is taken).
 struct MetricsCollector {
-    var events = 0
-    var backgroundLaunches = 0
-    var relaunchesAfterKill = 0
-    var killsByReason = [Int](repeating: 0, count: KillReason.allCases.count)
-    var userVisibleKills = 0
-    var killsAvoidedByPurge = 0
-    var purgedBytes = 0
-    var memoryWarnings = 0
-    var oomEvents = 0
-    var terminations = 0
-    var ignoredEvents = 0
-    var compressedBytes = 0
+    var counters = RunCounters()
     var peakCompressorBytes = 0
-    var microsAtLevel = [0, 0, 0]
-    var freezes = 0
-    var thaws = 0
-    var frozenWrittenBytes = 0
     /// Latencies of resumes that thawed frozen memory: latency (ms) → count.
     var thawedResumeLatencies: [Int: Int] = [:]
-    /// Σ resident apps × µs.
-    var residentAppMicros: Int128 = 0
 }
 
 /// Per-app results (`apps.csv`).
@@ -37,8 +22,8 @@ public struct AppSummary: Sendable, Equatable, Codable {
     public var residentMicros: Int
 }
 
-/// Everything one run produced, ready for the report writers. The run's counters are declared once, in
-/// `MetricsSnapshot`: the measured window is `measured`, and the figures below read it.
+/// Everything one run produced, ready for the report writers. The run's counters are declared once, in `RunCounters`
+/// (held by `MetricsSnapshot`): the measured window is `measured`, and the figures below read it.
 public struct SimulationResult: Sendable, Codable {
     public var policy: PolicyDescriptor
     public var device: Device

@@ -1,27 +1,14 @@
 /// Every additive counter of a run at one instant. A measurement window (after the warm-up, or one interval) is the
 /// difference of two snapshots, so metrics can start later than the simulation without changing it.
+@dynamicMemberLookup
 public struct MetricsSnapshot: Sendable, Equatable, Codable {
     public var time = 0
-    public var events = 0
+    /// The engine's counters at this instant; read through the snapshot (`snapshot.events`).
+    public var counters = RunCounters()
+    /// Launches, cold launches and resumes of every app so far (summed from the per-app counts).
     public var launches = 0
     public var coldLaunches = 0
     public var resumes = 0
-    public var relaunchesAfterKill = 0
-    public var backgroundLaunches = 0
-    public var killsByReason = [Int](repeating: 0, count: KillReason.allCases.count)
-    public var userVisibleKills = 0
-    public var killsAvoidedByPurge = 0
-    public var purgedBytes = 0
-    public var memoryWarnings = 0
-    public var oomEvents = 0
-    public var terminations = 0
-    public var ignoredEvents = 0
-    public var compressedBytes = 0
-    public var freezes = 0
-    public var thaws = 0
-    public var frozenWrittenBytes = 0
-    public var microsAtLevel = [0, 0, 0]
-    public var residentAppMicros: Int128 = 0
     /// User-launch latencies so far: milliseconds → count.
     public var launchLatencies: [Int: Int] = [:]
     /// Largest compressor pool since the previous snapshot (not additive: a window keeps its own).
@@ -37,33 +24,22 @@ public struct MetricsSnapshot: Sendable, Equatable, Codable {
 
     public init() {}
 
-    public var totalKills: Int { killsByReason.reduce(0, +) }
+    public subscript<T>(dynamicMember path: WritableKeyPath<RunCounters, T>) -> T {
+        get { counters[keyPath: path] }
+        set { counters[keyPath: path] = newValue }
+    }
+
+    public var totalKills: Int { counters.killsByReason.reduce(0, +) }
     public var totalLaunchMillis: Int { launchLatencies.reduce(0) { $0 + $1.key * $1.value } }
     public var p95LaunchMillis: Int { nearestRankPercentile(launchLatencies.map { ($0.key, $0.value) }, percent: 95) }
 
     /// The window from `base` to this snapshot.
     public func since(_ base: MetricsSnapshot) -> MetricsSnapshot {
         var d = self
-        d.events -= base.events
+        d.counters = counters.since(base.counters)
         d.launches -= base.launches
         d.coldLaunches -= base.coldLaunches
         d.resumes -= base.resumes
-        d.relaunchesAfterKill -= base.relaunchesAfterKill
-        d.backgroundLaunches -= base.backgroundLaunches
-        d.killsByReason = zip(killsByReason, base.killsByReason).map { $0 - $1 }
-        d.userVisibleKills -= base.userVisibleKills
-        d.killsAvoidedByPurge -= base.killsAvoidedByPurge
-        d.purgedBytes -= base.purgedBytes
-        d.memoryWarnings -= base.memoryWarnings
-        d.oomEvents -= base.oomEvents
-        d.terminations -= base.terminations
-        d.ignoredEvents -= base.ignoredEvents
-        d.compressedBytes -= base.compressedBytes
-        d.freezes -= base.freezes
-        d.thaws -= base.thaws
-        d.frozenWrittenBytes -= base.frozenWrittenBytes
-        d.microsAtLevel = zip(microsAtLevel, base.microsAtLevel).map { $0 - $1 }
-        d.residentAppMicros -= base.residentAppMicros
         for (latency, count) in base.launchLatencies {
             let left = (d.launchLatencies[latency] ?? 0) - count
             d.launchLatencies[latency] = left == 0 ? nil : left

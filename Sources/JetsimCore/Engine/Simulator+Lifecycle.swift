@@ -64,7 +64,7 @@ extension Simulator {
     private mutating func coldLaunch(_ i: Int) {
         makeRoomForLaunch(i, withInterface: true)
         let watchdog = device.timers.launchWatchdogMicros
-        if apps[i].killedSinceLastUse { metrics.relaunchesAfterKill += 1 }
+        if apps[i].killedSinceLastUse { metrics.counters.relaunchesAfterKill += 1 }
         apps[i].killedSinceLastUse = false
         apps[i].coldLaunches += 1
         markLaunch(i)
@@ -269,7 +269,7 @@ extension Simulator {
             apps[i].lastUseSequence = useSequence
             useSequence &+= 1
             apps[i].backgroundLaunches += 1
-            metrics.backgroundLaunches += 1
+            metrics.counters.backgroundLaunches += 1
             transition(i, to: .background, .willFinishLaunching, deadline: device.timers.launchWatchdogMicros, cause: .system)
             allocateLaunchMemory(i, withInterface: false)
             callback(i, .didFinishLaunching, deadline: device.timers.launchWatchdogMicros)
@@ -394,7 +394,7 @@ extension Simulator {
 
     /// The process of a termination (not a kill) ends, recorded with `callback` when one is made at that moment.
     private mutating func endTermination(_ i: Int, _ callback: LifecycleCallback, deadline: Int = 0, cause: TransitionCause) {
-        metrics.terminations += 1
+        metrics.counters.terminations += 1
         transition(i, to: .notRunning, callback, deadline: deadline, cause: cause)
         endProcess(i)
         refreshPriorityClass(i)

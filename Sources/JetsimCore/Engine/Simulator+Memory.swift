@@ -168,7 +168,7 @@ extension Simulator {
         apps[i].purgeable = 0
         memory.volatilePurgeable -= bytes
         memory.free += bytes
-        metrics.purgedBytes += bytes
+        metrics.counters.purgedBytes += bytes
         mirror(i, reclaim: true)
         return bytes
     }
@@ -192,7 +192,7 @@ extension Simulator {
         memory.compressorPool += physical
         memory.compressedLogical += logical
         memory.free += logical - physical
-        metrics.compressedBytes += logical
+        metrics.counters.compressedBytes += logical
         if memory.compressorPool > metrics.peakCompressorBytes { metrics.peakCompressorBytes = memory.compressorPool }
         if memory.compressorPool > peakCompressorSinceSnapshot { peakCompressorSinceSnapshot = memory.compressorPool }
         mirror(i, reclaim: true)
@@ -245,8 +245,8 @@ extension Simulator {
         apps[i].frozen = true
         frozenCount += 1
         freezerDayWritten += written
-        metrics.freezes += 1
-        metrics.frozenWrittenBytes += written
+        metrics.counters.freezes += 1
+        metrics.counters.frozenWrittenBytes += written
         mirror(i, reclaim: true)
         return true
     }
@@ -260,7 +260,7 @@ extension Simulator {
         refreshCompressionKey(i)
         apps[i].dirtyFrozen = 0
         memory.free -= bytes
-        metrics.thaws += 1
+        metrics.counters.thaws += 1
         mirror(i, reclaim: false)
         let micros = Units.multiplyDivide(bytes, device.freezer.thawMicrosPerMebibyte, by: Units.mebibyte)?.quotient ?? Int.max
         return micros / Units.microsPerMilli + (micros % Units.microsPerMilli > 0 ? 1 : 0)
@@ -539,7 +539,7 @@ extension Simulator {
 
     /// `didReceiveMemoryWarning`: the app drops its `cache_drop_on_warning` share of caches.
     mutating func sendMemoryWarning(_ i: Int) {
-        metrics.memoryWarnings += 1
+        metrics.counters.memoryWarnings += 1
         callback(i, .didReceiveMemoryWarning)
         dropCaches(i, share: profiles[i].cacheDropOnWarning)
         mirror(i, reclaim: true)   // a warning also relieves the app's allocator (malloc pressure relief)

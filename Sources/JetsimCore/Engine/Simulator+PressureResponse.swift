@@ -130,7 +130,7 @@ extension Simulator {
     mutating func noteOutOfMemory() {
         if !inOutOfMemory {
             inOutOfMemory = true
-            metrics.oomEvents += 1
+            metrics.counters.oomEvents += 1
         }
     }
 
@@ -404,7 +404,7 @@ extension Simulator {
         refreshMeasured()
         let spared = reason == .highwater ? decisionFootprint(i) <= memoryLimit(i) : available >= limits.soft
         if purged > 0 && spared {
-            metrics.killsAvoidedByPurge += 1
+            metrics.counters.killsAvoidedByPurge += 1
             return false
         }
         kill(i, reason: reason)
@@ -435,7 +435,7 @@ extension Simulator {
     /// On a cache-equivalent device, the app being opened, when nothing else can go.
     private mutating func foregroundAsLastResort(scope: KillScope, reason: KillReason) -> Int? {
         guard !foregroundIsCandidate, scope == .any, foreground >= 0, apps[Int(foreground)].state.isResident else { return nil }
-        let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.events - 1))
+        let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.counters.events - 1))
         candidates.removeAll(keepingCapacity: true)
         candidates.append(candidate(Int(foreground)))
         guard let k = policy.selectVictim(among: candidates, context: context), k == 0 else { return nil }
@@ -456,7 +456,7 @@ extension Simulator {
             }
             candidates.append(candidate(i))
         }
-        let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.events - 1))
+        let context = KillContext(now: now, reason: reason, availableBytes: available, eventIndex: max(0, metrics.counters.events - 1))
         if !candidates.isEmpty, let k = policy.selectVictim(among: candidates, context: context), candidates.indices.contains(k) {
             return Int(candidates[k].app)
         }
@@ -492,8 +492,8 @@ extension Simulator {
             time: now, app: Int32(i), reason: reason, state: a.state, priorityClass: a.priorityClass, band: band ?? a.band,
             footprintBytes: a.footprint, idleMicros: isForeground ? 0 : now - a.lastForegroundTime,
             availableBefore: available, availableAfter: 0, userVisible: userVisible)
-        metrics.killsByReason[Int(reason.rawValue)] += 1
-        if userVisible { metrics.userVisibleKills += 1 }
+        metrics.counters.killsByReason[Int(reason.rawValue)] += 1
+        if userVisible { metrics.counters.userVisibleKills += 1 }
         apps[i].kills += 1
         apps[i].killedSinceLastUse = true
         if isForeground { apps[i].lastForegroundTime = now }

@@ -169,11 +169,11 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         runTimers(through: t)
         advance(to: t)
         applyForegroundGrowth()
-        metrics.events += 1
+        metrics.counters.events += 1
         let app = event.app
         let known = app >= 0 && Int(app) < apps.count
-        if known, let future, metrics.events <= future.nextOpen.count {
-            apps[Int(app)].nextUse = future.nextOpen[metrics.events - 1]
+        if known, let future, metrics.counters.events <= future.nextOpen.count {
+            apps[Int(app)].nextUse = future.nextOpen[metrics.counters.events - 1]
         }
         let handled: Bool
         switch event.kind {
@@ -192,7 +192,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             respondToPressure()
             scheduleGrowthCheck()
         } else {
-            metrics.ignoredEvents += 1   // it changed nothing, so there is nothing to respond to
+            metrics.counters.ignoredEvents += 1   // it changed nothing, so there is nothing to respond to
         }
         _checkInvariants()
     }
@@ -282,23 +282,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         integrateResidentTime()
         var s = MetricsSnapshot()
         s.time = now
-        s.events = metrics.events
-        s.relaunchesAfterKill = metrics.relaunchesAfterKill
-        s.backgroundLaunches = metrics.backgroundLaunches
-        s.killsByReason = metrics.killsByReason
-        s.userVisibleKills = metrics.userVisibleKills
-        s.killsAvoidedByPurge = metrics.killsAvoidedByPurge
-        s.purgedBytes = metrics.purgedBytes
-        s.memoryWarnings = metrics.memoryWarnings
-        s.oomEvents = metrics.oomEvents
-        s.terminations = metrics.terminations
-        s.ignoredEvents = metrics.ignoredEvents
-        s.compressedBytes = metrics.compressedBytes
-        s.freezes = metrics.freezes
-        s.thaws = metrics.thaws
-        s.frozenWrittenBytes = metrics.frozenWrittenBytes
-        s.microsAtLevel = metrics.microsAtLevel
-        s.residentAppMicros = metrics.residentAppMicros
+        s.counters = metrics.counters
         s.peakCompressorBytes = peakCompressorSinceSnapshot
         peakCompressorSinceSnapshot = memory.compressorPool
         let failedMillis = device.timers.launchWatchdogMicros / Units.microsPerMilli
@@ -334,13 +318,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Adds the time since the last integration at the current pressure level; before the level changes, and for snapshots.
     mutating func integratePressureTime() {
-        metrics.microsAtLevel[Int(pressure.rawValue)] += now - pressureTimeTo
+        metrics.counters.microsAtLevel[Int(pressure.rawValue)] += now - pressureTimeTo
         pressureTimeTo = now
     }
 
     /// Adds the resident apps' time since the last integration; before the resident count changes, and for snapshots.
     mutating func integrateResidentTime() {
-        metrics.residentAppMicros += Int128(residentCount) * Int128(now - residentTimeTo)
+        metrics.counters.residentAppMicros += Int128(residentCount) * Int128(now - residentTimeTo)
         residentTimeTo = now
     }
 
