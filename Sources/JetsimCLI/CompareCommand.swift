@@ -48,11 +48,12 @@ public struct CompareCommand: ParsableCommand {
     )
 
     @Option(help: "Experiment file (YAML or JSON) with any of the options below; options given here override it.") var config: String?
-    @Option(help: "App catalog CSV (not with --format libcachesim).") var apps: String?
     @Option(help: "Usage trace; repeat for several traces in one grid.") var trace: [String] = []
     @Option(help: "A directory of usage traces: every file in it not starting with '.', in name order (sharing --apps), but apps.csv, snapshots.csv and device.yaml.") var traces: String?
-    @Option(help: "Trace format: 'jetsim' or 'libcachesim'.") var format: String?
-    @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.") var csvFields: String?
+    @OptionGroup var input: TraceInputOptions
+    var apps: String? { input.apps }
+    var format: String? { input.format }
+    var csvFields: String? { input.csvFields }
     @Option(name: [.customLong("policies"), .customLong("policy")],
             help: "Comma-separated policies (built-ins with parameters, policy files); parameters separated by ';' or ',': 'cost:alpha=0.5;half_life_h=12,lru'.") var policies: String?
     @Option(help: "Comma-separated devices (presets, cache:CAPACITY, device files).") var devices: String?
@@ -153,7 +154,7 @@ public struct CompareCommand: ParsableCommand {
             throw ValidationError("--generate sets the model of --workload-seeds' workloads; give --workload-seeds too")
         }
         let format = generated != nil ? "jetsim" : format ?? file.format ?? "jetsim"
-        guard format == "jetsim" || format == "libcachesim" else { throw ValidationError("--format must be 'jetsim' or 'libcachesim'") }
+        try TraceInputOptions.check(format: format, csvFields: csvFields)
         let apps = generated != nil ? nil : apps ?? file.apps
         var traceFiles: [String]?
         if generated == nil {
@@ -167,7 +168,6 @@ public struct CompareCommand: ParsableCommand {
             traceFiles = files
         }
         if format == "jetsim" && apps == nil && generated == nil { throw ValidationError("an app catalog is required (--apps or 'apps' in --config)") }
-        if csvFields != nil && format != "libcachesim" { throw ValidationError("--csv-fields applies to --format libcachesim only") }
         let policies = policies.map(PolicySpec.list) ?? file.policies ?? ["xnu"]
         let deviceNames = list(devices) ?? file.devices ?? []
         guard !deviceNames.isEmpty else { throw ValidationError("at least one device is required (--devices or 'devices' in --config)") }

@@ -33,17 +33,13 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "Device: a preset (see `jetsim devices`) or a device file (.yaml/.json).")
     var device: String
 
-    @Option(help: "App catalog CSV (columns: Reports/README.md); not used with --format libcachesim.")
-    var apps: String?
-
     @Option(help: "Usage trace: a Jetsim CSV (time,app,event,value) or, with --format libcachesim, a libCacheSim CSV.")
     var trace: String
 
-    @Option(help: "Trace format: 'jetsim' (default) or 'libcachesim' (time, obj-id, obj-size; each request opens the object's app).")
-    var format: String = "jetsim"
-
-    @Option(help: "libCacheSim CSV field numbers (1-based), e.g. 'time=1,obj-id=2,obj-size=3'.")
-    var csvFields: String?
+    @OptionGroup var input: TraceInputOptions
+    var apps: String? { input.apps }
+    var format: String { input.format ?? "jetsim" }
+    var csvFields: String? { input.csvFields }
 
     @Option(name: [.customLong("policy"), .customLong("policies")],
             help: "Eviction policy, optionally with parameters ('cost:alpha=0.5'), a policy file's name in --policy-dir, or a file path. See `jetsim policies`; several at once: `jetsim compare`.")
@@ -82,9 +78,7 @@ public struct RunCommand: ParsableCommand {
     public func validate() throws {
         _ = try sampleIntervalMicros(sampleInterval)
         guard maxSamples > 0, maxSamples <= TimeWindows.limit else { throw ValidationError("--max-samples must be between 1 and 1 000 000") }
-        guard format == "jetsim" || format == "libcachesim" else {
-            throw ValidationError("--format must be 'jetsim' or 'libcachesim', found '\(format)'")
-        }
+        try TraceInputOptions.check(format: format, csvFields: csvFields)
         if format == "jetsim" && apps == nil { throw ValidationError("--apps is required for a Jetsim trace") }
         let spec: BackingSpec
         do { spec = try BackingSpec(parsing: backing) } catch { throw ValidationError("\(error)") }

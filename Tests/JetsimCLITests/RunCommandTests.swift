@@ -111,6 +111,29 @@ func files(in directory: String) -> [String] {
         #expect(summary[0].hasSuffix(",trace_path") && summary[1].hasSuffix(",week/trace.csv"), "\(summary)")
     }
 
+    /// `run` and `compare` read a trace with one option group (`TraceInputOptions`): the same `--apps`, `--format` and
+    /// `--csv-fields`, with the same help and the same refusals (`--csv-fields` without libCacheSim's format, an
+    /// unknown format), in both.
+    @Test func runAndCompareShareTheirTraceInputOptions() throws {
+        let dir = try scratch()
+        func helpLines(_ command: String) throws -> [String] {
+            let help = try CLI.run([command, "--help"]).stdout
+            return help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("--apps <") || $0.hasPrefix("--format <") || $0.hasPrefix("--csv-fields <") }
+        }
+        let runHelp = try helpLines("run"), compareHelp = try helpLines("compare")
+        #expect(runHelp.count == 3 && runHelp == compareHelp, "\(runHelp) \(compareHelp)")
+        let common = ["--apps", CLI.exampleApps, "--trace", CLI.exampleTrace, "--out", dir + "/o", "--quiet"]
+        for (command, device) in [("run", "--device"), ("compare", "--devices")] {
+            let common = [command, device, "iphone-x"] + common
+            let fields = try CLI.run(common + ["--csv-fields", "time=1,obj-id=2,obj-size=3"])
+            #expect(fields.status == 64 && fields.stderr.contains("--csv-fields applies to --format libcachesim only"), "\(command): \(fields.stderr)")
+            let format = try CLI.run(common + ["--format", "parquet"])
+            #expect(format.status == 64 && format.stderr.contains("--format must be 'jetsim' or 'libcachesim', found 'parquet'"), "\(command): \(format.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+        }
+    }
+
     @Test func aBadTraceLineFailsWithFileLineAndFieldAndWritesNothing() throws {
         let dir = try scratch()
         let body = try String(contentsOfFile: CLI.exampleTrace, encoding: .utf8)
