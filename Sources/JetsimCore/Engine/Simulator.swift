@@ -295,10 +295,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             s.launches += a.launches
             s.coldLaunches += a.coldLaunches
             s.resumes += a.resumes
-            for (ms, n) in [(p.coldLaunchMillis, a.coldLaunches - a.watchdogFailures), (failedMillis, a.watchdogFailures),
-                            (p.resumeMillis, a.resumes - a.thawedResumes)] where n > 0 {
-                latencies[ms, default: 0] += n
-            }
+            // Three adds, not a loop over an array literal: that array was allocated per app and per snapshot whenever
+            // the optimiser did not keep it on the stack (the allocation gate caught it).
+            func add(_ ms: Int, _ n: Int) { if n > 0 { latencies[ms, default: 0] += n } }
+            add(p.coldLaunchMillis, a.coldLaunches - a.watchdogFailures)
+            add(failedMillis, a.watchdogFailures)
+            add(p.resumeMillis, a.resumes - a.thawedResumes)
             if includeApps {
                 counters.append(.init(launches: a.launches, coldLaunches: a.coldLaunches, resumes: a.resumes, kills: a.kills,
                                       backgroundLaunches: a.backgroundLaunches, residentMicros: a.residentMicros,
