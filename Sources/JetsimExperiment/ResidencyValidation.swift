@@ -7,10 +7,11 @@ import JetsimIO
 /// A snapshot at time t is probed after every event at or before t (the importer writes a snapshot's switch at its own
 /// time, so the probe sees the state the snapshot recorded), with the timers due by t fired (`Simulator.fireTimers`).
 /// A task counts as dead in the simulation when its app is not running. Only background tasks (rank > 0) are scored:
-/// the foreground task is alive by definition. A task whose app the trace has not opened or launched by then is not
-/// scored but counted (`unmodelledTasks`): the simulation knows nothing of its process — the home screen's launcher
-/// (not an app of the model: the importer replays it as `home`; Android holds it at `HOME_APP_ADJ`), or an app
-/// started outside the trace. Scoring it as dead would count the model's blind spot as a kill.
+/// the foreground task is alive by definition. A task whose app the simulation has not opened or launched by then
+/// (`Simulator.hasStarted`) is not scored but counted (`unmodelledTasks`): the simulation knows nothing of its
+/// process — the home screen's launcher (not an app of the model: the importer replays it as `home`; Android holds it
+/// at `HOME_APP_ADJ`), or an app started outside the trace. Scoring it as dead would count the model's blind spot as
+/// a kill.
 public struct ResidencyScore: Sendable, Equatable {
     public var snapshots = 0
     /// Background tasks scored (rank > 0, app launched by the trace), and how many were dead as measured, as
@@ -46,14 +47,13 @@ public enum ResidencyValidation {
                 var score = ResidencyScore()
                 var next = 0   // the next task to probe
                 var lastSnapshot = Int.min
-                var launched = [Bool](repeating: false, count: catalog.profiles.count)
                 func probe(before time: Int?) {
                     while next < tasks.count, time.map({ tasks[next].time < $0 }) ?? true {
                         let t = tasks[next].time
                         simulator.fireTimers(through: t)
                         if t != lastSnapshot { score.snapshots += 1; lastSnapshot = t }
                         let task = tasks[next]
-                        if task.rank > 0 && !(task.app >= 0 && Int(task.app) < launched.count && launched[Int(task.app)]) {
+                        if task.rank > 0 && !simulator.hasStarted(task.app) {
                             score.unmodelledTasks += 1
                         } else if task.rank > 0 {
                             let dead = simulator.state(of: task.app) == .notRunning
@@ -68,7 +68,6 @@ public enum ResidencyValidation {
                 for e in events {
                     probe(before: e.time)
                     simulator.process(e)
-                    if (e.kind == .open || e.kind == .bgLaunch) && e.app >= 0 && Int(e.app) < launched.count { launched[Int(e.app)] = true }
                 }
                 probe(before: nil)
                 return (score, simulator.finish())

@@ -98,10 +98,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let catalog = try CatalogFile.read(CSVReader(text: output.apps, name: name + " (imported apps.csv)"))
             let events = try TraceReader(reader: CSVReader(text: output.trace, name: name + " (imported trace.csv)"), catalog: catalog).readAll()
             Self.simulate(device: device, catalog: catalog, events: events)
-            let snapshots = Array((writer.extraTexts[StudentLifeImporter.snapshotsFile] ?? "").utf8)
-            _ = try Self.throughFile(snapshots, name: name + " (imported snapshots.csv)") { path throws(InputError) in
-                try SnapshotsFile.read(path: path, catalog: catalog)
-            }
+            let snapshots = writer.extraTexts[StudentLifeImporter.snapshotsFile] ?? ""
+            _ = try SnapshotsFile.read(CSVReader(text: snapshots, name: name + " (imported snapshots.csv)"), catalog: catalog)
         case .ips:
             let result = try JetsamEventImporter.parse(bytes: bytes, name: name)
             let catalog = try CatalogFile.read(CSVReader(text: WorkloadFiles.catalogCSV(result.apps), name: name + " (imported apps.csv)"))

@@ -23,7 +23,12 @@ public enum SnapshotsFile {
 
     /// Every user's tasks, in time order per user; apps are named by `catalog` (an app it lacks is an error at its line).
     public static func read(path: String, catalog: AppCatalog) throws(InputError) -> [String: [Task]] {
-        let reader = try CSVReader(path: path)
+        try read(try CSVReader(path: path), catalog: catalog)
+    }
+
+    /// The tasks in `reader` (a file, or bytes in memory: `FuzzTarget.studentlife`).
+    public static func read(_ reader: CSVReader, catalog: AppCatalog) throws(InputError) -> [String: [Task]] {
+        let path = reader.path
         guard try reader.nextRow() else { throw InputError(file: path, message: "is empty: expected the header \(columns.joined(separator: ","))") }
         let header = reader.strings().map { $0.trimmingCharacters(in: .whitespaces) }
         var index: [Int] = []

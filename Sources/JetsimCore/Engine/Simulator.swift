@@ -456,6 +456,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     public func footprint(of app: Int32) -> Int { apps[Int(app)].footprint }
     public func priorityClass(of app: Int32) -> PriorityClass { apps[Int(app)].priorityClass }
     public func band(of app: Int32) -> Int { apps[Int(app)].band }
+    /// Whether the app has been opened, or launched into the background, at least once in this run.
+    public func hasStarted(_ app: Int32) -> Bool { apps[Int(app)].launches > 0 || apps[Int(app)].backgroundLaunches > 0 }
     public var availableBytes: Int { available }
     public var freeBytes: Int { memory.free }
     public var compressorBytes: Int { memory.compressorPool }
