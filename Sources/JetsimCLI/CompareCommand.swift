@@ -72,6 +72,9 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Policy of the charted cell, as given in --policies (default: the baseline).") var chartPolicy: String?
     @Option(help: "Seed of the charted cell (default: the first).") var chartSeed: UInt64?
     @Option(help: "Run only shard K of N (0-based, 'K/N') and write a shard directory for `jetsim merge`.") var shard: String?
+    @Flag(help: "Split each trace by its user column: every user replays on a fresh device, as a workload of its own; adds population.csv.")
+    var perUser = false
+    @OptionGroup var residency: ResidencyOption
     @OptionGroup var policyDirectory: PolicyDirectoryOption
     @OptionGroup var deviceAdjustments: DeviceAdjustmentOptions
     @Flag(help: "Print nothing but errors.") var quiet = false
@@ -138,6 +141,8 @@ public struct CompareCommand: ParsableCommand {
         var out: String
         var shard: (k: Int, n: Int)?
         var configFile: ExperimentConfig
+        /// `--per-user`: the traces' users are read when the run starts (`withUsers`).
+        var perUser: Bool
     }
 
     func invocation() throws -> Invocation {
@@ -202,6 +207,13 @@ public struct CompareCommand: ParsableCommand {
         if let chartDevice, !deviceNames.contains(chartDevice) { throw ValidationError("--chart-device '\(chartDevice)' is not one of the devices") }
         if let chartSeed, !seedValues.contains(chartSeed) { throw ValidationError("--chart-seed \(chartSeed) is not one of the seeds") }
         let shard = try shard.map(Self.shardSpec)
+        let perUser = self.perUser || file.perUser == true
+        if perUser && (generated != nil || format != "jetsim") {
+            throw ValidationError("--per-user splits Jetsim traces by their user column: give --trace or --traces, not --workload-seeds or --format libcachesim")
+        }
+        if residency.schedule != nil && shard != nil {
+            throw ValidationError("--residency is not written by shards yet: run the grid without --shard, or `jetsim run --residency` per cell")
+        }
         if let csvFields { _ = try LibCacheSimTrace.Fields(parsing: csvFields) }
 
         if !quiet && shard.map({ $0.k == 0 }) ?? true { noteDecimalUnits(option: "--devices", sizes: cacheCapacities(deviceNames)) }
@@ -219,7 +231,7 @@ public struct CompareCommand: ParsableCommand {
             chartCell: (chartDeviceIndex * policies.count + chartPolicyIndex) * seedValues.count + chartSeedIndex,
             policiesDirectory: try policyDirectory.path())
         return Invocation(plan: ExperimentPlan(configuration: configuration, generator: generated.map { $0.model.options(seed: 1) }),
-                          jobs: jobs, out: out, shard: shard, configFile: file)
+                          jobs: jobs, out: out, shard: shard, configFile: file, perUser: perUser)
     }
 
     public func run() throws {
@@ -238,11 +250,16 @@ public struct CompareCommand: ParsableCommand {
 
     private func execute(_ invocation: Invocation) throws {
         let started = Date()
-        let configuration = invocation.plan.configuration
+        var plan = invocation.plan
         // Pipes are read once into private copies: the inputs are read again to hash them.
-        let inputs = try ([configuration.apps].compactMap { $0 } + (configuration.traces ?? [])).map { path throws(InputError) in try ReadOnceInput(path) }
-        var runner = ExperimentRunner(plan: invocation.plan, readFrom: Dictionary(inputs.map { ($0.name, $0.path) }, uniquingKeysWith: { a, _ in a }),
-                                      jobs: invocation.jobs)
+        let inputs = try ([plan.configuration.apps].compactMap { $0 } + (plan.configuration.traces ?? [])).map { path throws(InputError) in try ReadOnceInput(path) }
+        let readFrom = Dictionary(inputs.map { ($0.name, $0.path) }, uniquingKeysWith: { a, _ in a })
+        if invocation.perUser {
+            plan.configuration.users = try (plan.configuration.traces ?? []).map { try TraceReader.users(path: readFrom[$0] ?? $0, name: $0) }
+        }
+        let configuration = plan.configuration
+        var runner = ExperimentRunner(plan: plan, readFrom: readFrom, jobs: invocation.jobs)
+        runner.residency = try residency.probes()
         let progress = !quiet && isatty(2) == 1
         if progress { runner.progress = { done, total in CompareCommand.printProgress(done, of: total, started: started) } }
         if !quiet { runner.note = { printError($0) } }
@@ -266,12 +283,13 @@ public struct CompareCommand: ParsableCommand {
             let output = try runner.run(cells: 0..<configuration.cellCount)
             if progress { CompareCommand.printProgress(configuration.cellCount, of: configuration.cellCount, started: started, final: true) }
             guard let chart = output.chart else { throw ValidationError("the charted cell did not run") }
-            let reports = GridReports(configuration: configuration, results: output.results,
+            var reports = GridReports(configuration: configuration, results: output.results,
                                       workloads: (0..<configuration.workloadCount).map { output.workloads[$0] ?? RunLabels(trace: "", appNames: []) },
                                       inputHashes: output.inputHashes.merging(try ownInputHashes(configuration)) { a, _ in a },
                                       invocation: GridManifest.Invocation(command: CommandLine.arguments, out: invocation.out, jobs: invocation.jobs, started: started),
                                       chart: chart,
                                       intervalRows: GridReports.intervalRows(output.results, firstCell: 0, configuration: configuration, workloads: output.workloads))
+            reports.writesResidency = runner.residency != nil
             return try reports.write(into: staging)
         }
         withExtendedLifetime(inputs) {}   // their private copies were hashed into manifest.json above

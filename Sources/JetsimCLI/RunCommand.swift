@@ -70,6 +70,11 @@ public struct RunCommand: ParsableCommand {
     @Option(help: "With --backing jemalloc, what kill decisions count: 'model' (default) or 'measured' (the model plus what the allocator retains).")
     var pressureSource: String = "model"
 
+    @Flag(help: "Split the trace by its user column: every user replays on a fresh device, with its reports in user-USER/; summary.csv gets one row per user, and population.csv the aggregates.")
+    var perUser = false
+
+    @OptionGroup var residency: ResidencyOption
+
     @Flag(help: "Print nothing but errors (no summary, no progress).")
     var quiet = false
 
@@ -87,6 +92,9 @@ public struct RunCommand: ParsableCommand {
         }
         if source == .measured && spec == .model {
             throw ValidationError("--pressure-source measured needs real memory to measure: add --backing jemalloc")
+        }
+        if perUser && (format != "jetsim" || spec != .model) {
+            throw ValidationError("--per-user splits a Jetsim trace by its user column, on the model's memory: not with --format libcachesim or --backing jemalloc")
         }
     }
 
@@ -117,6 +125,8 @@ public struct RunCommand: ParsableCommand {
             intervalMicros: 0, sampleIntervalMicros: try sampleIntervalMicros(sampleInterval), baselinePolicy: 0, chartCell: 0,
             policiesDirectory: try policyDirectory.path())
         let readFrom = format == "libcachesim" ? [trace: traceInput.path] : [:]
+        let probes = try residency.probes()
+        if perUser { return try executePerUser(policyValue, device: deviceValue, sampleIntervalMicros: cell.sampleIntervalMicros, probes: probes) }
         var (catalog, source, _) = try ExperimentRunner(plan: ExperimentPlan(configuration: cell, generator: nil), readFrom: readFrom, jobs: 1).open(0)
         var future: NextUseTable?
         if policyValue.descriptor.capabilities.contains(.needsFuture) {
@@ -157,7 +167,8 @@ public struct RunCommand: ParsableCommand {
             let stream = try ReportStream(directory: staging, appNames: labels.appNames,
                                           policy: policyValue.descriptor.displayName, events: events)
             var result = try simulate(policyValue, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
-                                      source: &source, future: future, backing: realMemory, progress: showProgress ? printProgress : nil)
+                                      source: &source, future: future, backing: realMemory, residency: probes?(nil),
+                                      progress: showProgress ? printProgress : nil)
             if showProgress && result.events >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
             if let failure = stream.failure { throw failure }
             var streamed = stream.files
@@ -169,12 +180,82 @@ public struct RunCommand: ParsableCommand {
                 if !quiet { printError(realMemoryCrossCheck(realMemory)) }
             }
             try ReportFiles.write(result, labels: labels, to: staging, streamed: streamed)
+            if probes != nil { try writeResidency([(result, labels)], into: staging) }
             return result
         }
-        if result.samplesTruncated {
-            printError("warning: timeseries.csv stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
-        }
+        warnIfTruncated(result)
         if !quiet { printSummary(result, directory: directory) }
+    }
+
+    private func warnIfTruncated(_ result: SimulationResult, user: String? = nil) {
+        let whose = user.map { " of user \($0)" } ?? ""
+        if result.samplesTruncated {
+            printError("warning: timeseries.csv\(whose) stops after \(result.sampleCount) samples; use a larger --sample-interval for this trace")
+        }
+        if result.residencyTruncated {
+            printError("warning: residency.csv\(whose) stops after \(ResidencyProbes.limit) rows; probe less often")
+        }
+    }
+
+    private func writeResidency(_ runs: [(result: SimulationResult, labels: RunLabels)], into staging: String) throws {
+        let f = try AtomicFile(path: staging + "/residency.csv")
+        try f.write(bytes: ResidencyReport.csv(runs))
+        try f.commit()
+    }
+
+    /// `--per-user`: each user's events on a fresh device, each user's run reports in user-USER/ (as a run's), then
+    /// summary.csv (a row per user), population.csv and, with --residency, residency.csv beside them.
+    private func executePerUser(_ policyValue: any EvictionPolicy, device deviceValue: Device, sampleIntervalMicros: Int,
+                                probes: ((String?) -> ResidencyProbes.Schedule?)?) throws {
+        let catalog = try CatalogFile.read(path: apps ?? "")
+        let users = try TraceReader.readAllByUser(path: trace, catalog: catalog)
+        let directory = out ?? "Reports/out/\(workloadName(trace))-\(directorySafe(deviceValue.name))-\(directorySafe(policyValue.descriptor.name))-s\(seed)-per-user"
+        let appNames = catalog.profiles.map(\.name)
+        var seen = Set<String>()
+        for (user, _) in users where !seen.insert("user-" + directorySafe(user)).inserted {
+            throw InputError(file: trace, field: "user", message: "users '\(InputError.excerpt(user))' and another share the directory name user-\(directorySafe(user)); rename one")
+        }
+        let runs = try inReportDirectory(directory, replaceable: OutputNames.run) { staging in
+            var runs: [(result: SimulationResult, labels: RunLabels)] = []
+            for (user, events) in users {
+                let labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: appNames, user: user)
+                let userDirectory = staging + "/user-" + directorySafe(user)
+                _ = try makeDirectories(userDirectory)
+                var options = SimulationOptions()
+                options.seed = seed
+                options.maxSamples = maxSamples
+                options.sampleIntervalMicros = sampleIntervalMicros
+                let policy = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
+                                                   policiesDirectory: try policyDirectory.path())
+                let future = policy.descriptor.capabilities.contains(.needsFuture) ? NextUseTable(events: events, appCount: catalog.count) : nil
+                let stream = try ReportStream(directory: userDirectory, appNames: appNames, policy: policy.descriptor.displayName, events: self.events)
+                var source = EventSource.loaded(events, position: 0)
+                let result = try simulate(policy, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
+                                          source: &source, future: future, residency: probes?(user))
+                if let failure = stream.failure { throw failure }
+                try ReportFiles.write(result, labels: labels, to: userDirectory, streamed: stream.files)
+                runs.append((result, labels))
+            }
+            let files = [("summary.csv", CSVLine.of(ReportFiles.summaryHeader) + runs.map { CSVLine.of(ReportFiles.summaryRow($0.result, labels: $0.labels)) }.joined()),
+                         ("population.csv", PopulationReport.csv(runs.map(\.result), perWorkload: 1))]
+            for (name, text) in files {
+                let f = try AtomicFile(path: staging + "/" + name)
+                try f.write(text)
+                try f.commit()
+            }
+            if probes != nil { try writeResidency(runs, into: staging) }
+            return runs
+        }
+        for run in runs { warnIfTruncated(run.result, user: run.labels.user) }
+        if !quiet {
+            for run in runs {
+                let r = run.result
+                print("user \(run.labels.user ?? ""): \(r.events) events over \(FixedPoint.seconds(r.simulatedMicros)) s, launches \(r.launches) "
+                      + "(cold \(r.coldLaunches)), kills \(r.totalKills) (user-visible \(r.userVisibleKills))")
+            }
+            print(PopulationReport.table(runs.map(\.result), perWorkload: 1), terminator: "")
+            print("reports: \(directory)/ (each user's in user-USER/)")
+        }
     }
 
     /// One line on stderr: the allocator's statistics against the kernel's view of the process.

@@ -32,6 +32,8 @@ public struct ValidateCommand: ParsableCommand {
     @Option(name: [.customLong("policies"), .customLong("policy")], help: "Comma-separated policies.") var policies: String = "xnu"
     @Option(help: "Seed for randomised policies.") var seed: UInt64 = 1
     @Option(help: "Output directory for validation.csv.") var out: String
+    @Flag(help: "Split each trace by its user column (one file holding several users), matching its users to the snapshots' users.")
+    var perUser = false
     @OptionGroup var policyDirectory: PolicyDirectoryOption
     @OptionGroup var deviceAdjustments: DeviceAdjustmentOptions
     @Flag(help: "Print nothing but errors.") var quiet = false
@@ -55,18 +57,35 @@ public struct ValidateCommand: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("a trace is required (--trace or --traces)") }
         let catalog = try CatalogFile.read(path: apps)
         let measured = try SnapshotsFile.read(path: snapshots, catalog: catalog)
-        let users = try files.map { file in
-            if let u = Self.user(ofTrace: file), measured[u] != nil { return u }
-            if files.count == 1, measured.count == 1, let only = measured.keys.first { return only }
-            throw InputError(file: file, message: "names no user of \(snapshots) (name per-user traces trace-user-USER.csv; users there: "
-                             + measured.keys.sorted().prefix(8).joined(separator: ", ") + ")", exitCode: InputError.usage)
+        // Each user's events: split by the user column (--per-user), or one trace file per user.
+        var replays: [(user: String, trace: String, events: [TraceEvent])] = []
+        for file in files {
+            if perUser {
+                for (user, events) in try TraceReader.readAllByUser(path: file, catalog: catalog) {
+                    guard measured[user] != nil else {
+                        throw InputError(file: file, field: "user", message: "names user '\(InputError.excerpt(user))', who has no snapshot in \(snapshots)")
+                    }
+                    replays.append((user, baseName(file), events))
+                }
+                continue
+            }
+            let user: String
+            if let u = Self.user(ofTrace: file), measured[u] != nil {
+                user = u
+            } else if files.count == 1, measured.count == 1, let only = measured.keys.first {
+                user = only
+            } else {
+                throw InputError(file: file, message: "names no user of \(snapshots) (name per-user traces trace-user-USER.csv, or split a trace "
+                                 + "by its user column with --per-user; users there: " + measured.keys.sorted().prefix(8).joined(separator: ", ") + ")",
+                                 exitCode: InputError.usage)
+            }
+            replays.append((user, baseName(file), try TraceReader.readAll(path: file, catalog: catalog, threads: 1)))
         }
         let deviceValues = try commaSeparated(devices).map { try deviceAdjustments.apply(to: try DeviceSource.resolve($0)) }
         let policyNames = PolicySpec.list(policies)
         guard !policyNames.isEmpty else { throw ValidationError("--policies needs at least one policy") }
         var rows: [ValidationReport.Row] = []
-        for (file, user) in zip(files, users) {
-            let events = try TraceReader.readAll(path: file, catalog: catalog, threads: 1)
+        for (user, traceName, events) in replays {
             for device in deviceValues {
                 for name in policyNames {
                     let policy = try PolicySource.make(name, environment: PolicyEnvironment(seed: seed, device: device),
@@ -76,7 +95,7 @@ public struct ValidateCommand: ParsableCommand {
                     options.sampleIntervalMicros = 3_600 * Units.microsPerSecond
                     let (score, result) = ResidencyValidation.score(policy: policy, device: device, catalog: catalog, events: events,
                                                                     tasks: measured[user] ?? [], options: options)
-                    rows.append(ValidationReport.Row(user: user, trace: baseName(file), result: result, score: score))
+                    rows.append(ValidationReport.Row(user: user, trace: traceName, result: result, score: score))
                 }
             }
         }

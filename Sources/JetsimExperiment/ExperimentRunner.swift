@@ -29,6 +29,8 @@ public struct ExperimentRunner {
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// Called once with a note for the user (the charted cell's sampling was made coarser).
     public var note: ((String) -> Void)?
+    /// When the cells of a workload probe their apps' residency (`--residency`), by the workload's user; nil: never.
+    public var residency: ((_ user: String?) -> ResidencyProbes.Schedule?)?
 
     public init(plan: ExperimentPlan, readFrom: [String: String] = [:], jobs: Int) {
         self.plan = plan
@@ -66,9 +68,10 @@ public struct ExperimentRunner {
         let progress = self.progress
         let perWorkload = config.cellsPerWorkload
         let chart = ChartBox()
+        var split: UserSplit?
         for w in (cells.isEmpty ? 0..<0 : cells.lowerBound / perWorkload ..< (cells.upperBound - 1) / perWorkload + 1) {
             let ids = Array(cells.clamped(to: w * perWorkload ..< (w + 1) * perWorkload))
-            let workload = try load(w, needsFuture: needsFuture, hashInto: &output.inputHashes)
+            let workload = try load(w, needsFuture: needsFuture, hashInto: &output.inputHashes, split: &split)
             output.workloads[w] = workload.labels
             let span = (workload.events.last?.time ?? 0) - (workload.events.first?.time ?? 0)
             if config.intervalMicros > 0 {
@@ -89,6 +92,7 @@ public struct ExperimentRunner {
             base.warmupMicros = config.warmupMicros
             base.intervalMicros = config.intervalMicros
             let options = base
+            let residency = self.residency?(workload.labels.user)
             let order = ids.filter { $0 == config.chartCell } + ids.filter { $0 != config.chartCell && scans[config.cell($0).policy] }
                 + ids.filter { $0 != config.chartCell && !scans[config.cell($0).policy] }
             let queue = WorkQueue(order: order)
@@ -105,7 +109,7 @@ public struct ExperimentRunner {
                         if charted { cellOptions.sampleIntervalMicros = chartSampleInterval }
                         var result = runCell(policy, device: device, catalog: workload.catalog, events: workload.events, options: cellOptions,
                                              future: policy.descriptor.capabilities.contains(.needsFuture) ? workload.future : nil,
-                                             keepKillsAndSamples: charted)
+                                             keepKillsAndSamples: charted, residency: residency)
                         if charted {
                             // The kills are drawn now, by name; the result keeps its samples (intervals.csv starts at the first).
                             chart.files = try ChartFiles(result, catalogNames: workload.catalog.profiles.map(\.name))
@@ -144,8 +148,13 @@ public struct ExperimentRunner {
             return (catalog, .loaded(events, position: 0),
                     RunLabels(trace: name, tracePath: "generate:seed=\(seeds[w]),\(config.generate ?? "")", appNames: []))
         }
-        let trace = config.traces?[w] ?? ""
-        let labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [])
+        let trace = config.tracePath(ofWorkload: w)
+        let labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [], user: config.workload(w).user)
+        if let user = labels.user {
+            let catalog = try self.catalog()
+            let events = try TraceReader.readAllByUser(path: readFrom[trace] ?? trace, catalog: catalog, name: trace).first { $0.user == user }?.events
+            return (catalog, .loaded(events ?? [], position: 0), labels)
+        }
         if config.format == "libcachesim" {
             let fields = try config.csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
             let lcs = try LibCacheSimTrace(path: readFrom[trace] ?? trace, fields: fields, name: trace)
@@ -161,15 +170,32 @@ public struct ExperimentRunner {
         return try CatalogFile.read(path: readFrom[apps] ?? apps, name: apps)
     }
 
-    /// Workload `w` loaded whole, with next uses if a policy needs them; the files' SHA-256 go into `hashes`.
-    private func load(_ w: Int, needsFuture: Bool, hashInto hashes: inout [String: String]) throws -> Workload {
+    /// A trace split by user (`--per-user`), kept while its users' workloads run: the file is read once.
+    struct UserSplit {
+        var trace: Int
+        var users: [(user: String, events: [TraceEvent])]
+    }
+
+    /// Workload `w` loaded whole, with next uses if a policy needs them; the files' SHA-256 go into `hashes`. A user's
+    /// workload comes from `split`, which holds its trace split by user (read now if it holds another trace).
+    private func load(_ w: Int, needsFuture: Bool, hashInto hashes: inout [String: String], split: inout UserSplit?) throws -> Workload {
         let config = plan.configuration
         let catalog: AppCatalog
         let events: [TraceEvent]
         let labels: RunLabels
-        if config.workloadSeeds == nil && config.format == "jetsim" {
+        let (t, user) = config.workload(w)
+        if let user {
+            let trace = config.tracePath(ofWorkload: w)
+            catalog = try self.catalog()
+            if split?.trace != t {
+                split = nil
+                split = UserSplit(trace: t, users: try TraceReader.readAllByUser(path: readFrom[trace] ?? trace, catalog: catalog, name: trace))
+            }
+            events = split?.users.first { $0.user == user }?.events ?? []
+            labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [], user: user)
+        } else if config.workloadSeeds == nil && config.format == "jetsim" {
             // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.
-            let trace = config.traces?[w] ?? ""
+            let trace = config.tracePath(ofWorkload: w)
             catalog = try self.catalog()
             events = try TraceReader.readAll(path: readFrom[trace] ?? trace, catalog: catalog, threads: min(jobs, 2), name: trace)
             labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [])
@@ -179,12 +205,14 @@ public struct ExperimentRunner {
             events = try source.readAll()
         }
         if config.workloadSeeds == nil {
-            let trace = config.traces?[w] ?? ""
-            hashes[trace] = try CompareReports.sha256(path: readFrom[trace] ?? trace)
+            let trace = config.tracePath(ofWorkload: w)
+            if hashes[trace] == nil { hashes[trace] = try CompareReports.sha256(path: readFrom[trace] ?? trace) }
             if let apps = config.apps, hashes[apps] == nil { hashes[apps] = try CompareReports.sha256(path: readFrom[apps] ?? apps) }
         }
+        var named = labels
+        if residency != nil { named.appNames = catalog.profiles.map(\.name) }   // residency.csv names the apps
         return Workload(catalog: catalog, events: events, future: needsFuture ? NextUseTable(events: events, appCount: catalog.count) : nil,
-                        labels: labels)
+                        labels: named)
     }
 }
 

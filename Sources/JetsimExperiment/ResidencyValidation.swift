@@ -4,9 +4,9 @@ import JetsimIO
 /// A simulation's residency scored against measured snapshots (`jetsim validate`): at every snapshot time, is each
 /// background task's process alive in the simulation as it was on the phone?
 ///
-/// A snapshot at time t is probed after every event at or before t (the importer writes a snapshot's switch at its own
-/// time, so the probe sees the state the snapshot recorded), with the timers due by t fired (`Simulator.fireTimers`).
-/// A task counts as dead in the simulation when its app is not running. Only background tasks (rank > 0) are scored:
+/// A snapshot at time t is a residency probe at t (`ResidencyProbes`: after every event at or before t, with the timers
+/// due by t fired; the importer writes a snapshot's switch at its own time, so the probe sees the state the snapshot
+/// recorded). A task counts as dead in the simulation when its app is not running. Only background tasks (rank > 0) are scored:
 /// the foreground task is alive by definition. A task whose app the simulation has not opened or launched by then
 /// (`Simulator.hasStarted`) is not scored but counted (`unmodelledTasks`): the simulation knows nothing of its
 /// process — the home screen's launcher (not an app of the model: the importer replays it as `home`; Android holds it
@@ -35,46 +35,41 @@ public struct ResidencyScore: Sendable, Equatable {
 }
 
 public enum ResidencyValidation {
-    /// Replays `events` through a simulator of `policy` on `device`, probing at each snapshot time of `tasks` (in time
-    /// order); returns the score and the run's result.
+    /// Replays `events` through a simulator of `policy` on `device`, probing its residency at each snapshot time of
+    /// `tasks` (in time order; `ResidencyProbes` says what a probe sees); returns the score and the run's result.
     public static func score(policy: any EvictionPolicy, device: Device, catalog: AppCatalog, events: [TraceEvent],
                              tasks: [SnapshotsFile.Task], options: SimulationOptions) -> (ResidencyScore, SimulationResult) {
-        struct Probe: PolicyVisitor {
-            typealias Failure = Never
-            var device: Device, catalog: AppCatalog, events: [TraceEvent], tasks: [SnapshotsFile.Task], options: SimulationOptions
-            func visit<P: EvictionPolicy>(_ policy: P) -> (ResidencyScore, SimulationResult) {
-                var simulator = Simulator(device: device, catalog: catalog, policy: policy, observer: CountersOnlyObserver(), options: options)
-                var score = ResidencyScore()
-                var next = 0   // the next task to probe
-                var lastSnapshot = Int.min
-                func probe(before time: Int?) {
-                    while next < tasks.count, time.map({ tasks[next].time < $0 }) ?? true {
-                        let t = tasks[next].time
-                        simulator.fireTimers(through: t)
-                        if t != lastSnapshot { score.snapshots += 1; lastSnapshot = t }
-                        let task = tasks[next]
-                        if task.rank > 0 && !simulator.hasStarted(task.app) {
-                            score.unmodelledTasks += 1
-                        } else if task.rank > 0 {
-                            let dead = simulator.state(of: task.app) == .notRunning
-                            score.tasks += 1
-                            if !task.alive { score.measuredDead += 1 }
-                            if dead { score.simulatedDead += 1 }
-                            if dead && !task.alive { score.bothDead += 1 }
-                        }
-                        next += 1
-                    }
+        var times: [Int] = []
+        for t in tasks where times.last != t.time { times.append(t.time) }
+        var result = runCell(policy, device: device, catalog: catalog, events: events, options: options, future: nil,
+                             keepKillsAndSamples: false, residency: .at(times))
+        var score = ResidencyScore()
+        score.snapshots = times.count
+        // The probe's states at the current snapshot time, by app; nil: not started by then.
+        var states = [AppState?](repeating: nil, count: catalog.count)
+        var seen: [Int32] = []
+        var record = 0
+        var current = Int.min
+        for task in tasks {
+            if task.time != current {
+                current = task.time
+                for app in seen { states[Int(app)] = nil }
+                seen.removeAll(keepingCapacity: true)
+                while record < result.residency.count, result.residency[record].time <= current {
+                    let r = result.residency[record]
+                    if r.time == current { states[Int(r.app)] = r.state; seen.append(r.app) }
+                    record += 1
                 }
-                for e in events {
-                    probe(before: e.time)
-                    simulator.process(e)
-                }
-                probe(before: nil)
-                return (score, simulator.finish())
             }
+            guard task.rank > 0 else { continue }
+            guard let state = states[Int(task.app)] else { score.unmodelledTasks += 1; continue }
+            let dead = state == .notRunning
+            score.tasks += 1
+            if !task.alive { score.measuredDead += 1 }
+            if dead { score.simulatedDead += 1 }
+            if dead && !task.alive { score.bothDead += 1 }
         }
-        var probe = Probe(device: device, catalog: catalog, events: events, tasks: tasks, options: options)
-        var (score, result) = withSpecializedPolicy(policy, &probe)
+        result.residency = []
         score.spanMicros = (tasks.last?.time ?? 0) - (tasks.first?.time ?? 0)
         score.measuredDeadToAlive = deadToAlive(tasks)
         return (score, result)

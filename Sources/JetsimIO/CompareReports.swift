@@ -70,6 +70,8 @@ public enum CompareReports {
         /// seeds × workloads times per device.
         public var seeds: Int
         public var workloads: Int
+        /// The workloads are the users of `--per-user`: an interval across them is across users.
+        public var workloadsAreUsers = false
         public init(devices: [String], policies: [String], runs: [String: [String: [SimulationResult]]], seeds: Int, workloads: Int = 1) {
             self.devices = devices
             self.policies = policies
@@ -86,10 +88,10 @@ public enum CompareReports {
     }
 
     /// What varied between the runs a confidence interval is taken over (`ci95_over`): `seeds` (only a randomized
-    /// policy draws from them), `workloads`, `seeds+workloads`, or `none` — one run, or a deterministic policy over
+    /// policy draws from them), `workloads` (`users` with `--per-user`), `seeds+workloads`, or `none` — one run, or a deterministic policy over
     /// seeds alone, whose runs are identical so that its interval is 0 by construction.
-    public static func varied(_ capabilities: PolicyCapabilities, seeds: Int, workloads: Int) -> String {
-        let parts = (capabilities.contains(.randomized) && seeds > 1 ? ["seeds"] : []) + (workloads > 1 ? ["workloads"] : [])
+    public static func varied(_ capabilities: PolicyCapabilities, seeds: Int, workloads: Int, users: Bool = false) -> String {
+        let parts = (capabilities.contains(.randomized) && seeds > 1 ? ["seeds"] : []) + (workloads > 1 ? [users ? "users" : "workloads"] : [])
         return parts.isEmpty ? "none" : parts.joined(separator: "+")
     }
 
@@ -115,7 +117,7 @@ public enum CompareReports {
                 let s = stats(policy)
                 let capabilities = grid.runs[device]?[policy]?.first?.policy.capabilities ?? []
                 var row = [device, policy, kind(capabilities), String(grid.seeds), String(grid.workloads),
-                           varied(capabilities, seeds: grid.seeds, workloads: grid.workloads)]
+                           varied(capabilities, seeds: grid.seeds, workloads: grid.workloads, users: grid.workloadsAreUsers)]
                 for (m, v) in zip(metrics, s) { row += [format(v.mean, m.decimals), format(v.halfWidth, m.decimals)] }
                 for (k, m) in metrics.enumerated() { row.append(format(s[k].mean - base[k].mean, m.decimals)) }
                 if let best { for (k, m) in metrics.enumerated() { row.append(format(s[k].mean - best[k].mean, m.decimals)) } }

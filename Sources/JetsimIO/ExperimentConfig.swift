@@ -18,6 +18,8 @@ public struct ExperimentConfig: Sendable, Equatable {
     public var baseline: String?
     public var jobs: Int?
     public var out: String?
+    /// Split each trace by its `user` column, each user on a fresh device (`--per-user`).
+    public var perUser: Bool?
     /// The file the settings came from, and where each value starts in it (`devices[1]` for a list's item): a
     /// problem found only when a value is used (an unknown policy) is blamed there too.
     public var file: String?
@@ -27,7 +29,7 @@ public struct ExperimentConfig: Sendable, Equatable {
 
     public init() {}
 
-    public static let keys = ["apps", "trace", "traces", "format", "devices", "policies", "seeds", "warmup", "interval", "baseline", "jobs", "out"]
+    public static let keys = ["apps", "trace", "traces", "format", "devices", "policies", "seeds", "warmup", "interval", "baseline", "jobs", "out", "per_user"]
     public static let formats = ["jetsim", "libcachesim"]
 
     /// The largest values accepted (README, "Comparing policies"): durations as in device files, and jobs.
@@ -145,6 +147,10 @@ public struct ExperimentConfig: Sendable, Equatable {
                 baselineNode = v
             case "jobs": c.jobs = try yaml.amount(v, key, unit: 1, in: 1...Limits.jobs, expected: "a whole number of jobs from 1 to \(Limits.jobs)")
             case "out": c.out = try path()
+            case "per_user":
+                let s = try yaml.scalar(v, key, expected: "true or false")
+                guard s == "true" || s == "false" else { throw yaml.fail(v, key, "expected true or false, found \(yaml.found(v))") }
+                c.perUser = s == "true"
             default: throw InputError(file: file, at: k, key: key, "unknown key (known: \(keys.joined(separator: ", ")))")
             }
         }

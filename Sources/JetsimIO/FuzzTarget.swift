@@ -41,10 +41,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .trace:
             let catalog = Self.workload.catalog
-            let events = try Self.throughFile(bytes, name: name) { path throws(InputError) in
-                try TraceReader(path: path, catalog: catalog, name: name).readAll()
+            let (events, users) = try Self.throughFile(bytes, name: name) { path throws(InputError) in
+                let reader = try TraceReader(path: path, catalog: catalog, name: name)
+                let events = try reader.readAll()
+                // --per-user's split, when the trace names its users.
+                return (events, reader.hasUserColumn ? try TraceReader.readAllByUser(path: path, catalog: catalog, name: name) : [])
             }
             Self.simulate(device: Self.workload.device, catalog: catalog, events: events)
+            for (_, own) in users.prefix(8) { Self.simulate(device: Self.workload.device, catalog: catalog, events: own) }
         case .catalog:
             let catalog = try Self.throughFile(bytes, name: name) { path throws(InputError) in try CatalogFile.read(path: path, name: name) }
             let events = (0..<min(catalog.count, 64)).flatMap { k in

@@ -35,17 +35,39 @@ public struct GridConfiguration: Codable, Sendable, Equatable {
     public var chartCell: Int
     /// Where policy files named without a path are looked up.
     public var policiesDirectory: String?
+    /// With `--per-user`, each trace's users in order of first appearance: every (trace, user) is a workload of its own,
+    /// replayed on a fresh device (workloads trace-major, then user). Nil: each trace is one workload, one phone life.
+    public var users: [[String]]?
 
     public init(traces: [String]?, apps: String?, format: String, csvFields: String?, workloadSeeds: [UInt64]?, generate: String?,
                 policies: [String], deviceNames: [String], devices: [Device], deviceAdjustments: [String], seeds: [UInt64],
-                warmupMicros: Int, intervalMicros: Int, sampleIntervalMicros: Int, baselinePolicy: Int, chartCell: Int, policiesDirectory: String?) {
+                warmupMicros: Int, intervalMicros: Int, sampleIntervalMicros: Int, baselinePolicy: Int, chartCell: Int, policiesDirectory: String?, users: [[String]]? = nil) {
         (self.traces, self.apps, self.format, self.csvFields) = (traces, apps, format, csvFields)
         (self.workloadSeeds, self.generate, self.policies, self.deviceNames, self.devices) = (workloadSeeds, generate, policies, deviceNames, devices)
         (self.deviceAdjustments, self.seeds, self.warmupMicros, self.intervalMicros) = (deviceAdjustments, seeds, warmupMicros, intervalMicros)
         (self.sampleIntervalMicros, self.baselinePolicy, self.chartCell, self.policiesDirectory) = (sampleIntervalMicros, baselinePolicy, chartCell, policiesDirectory)
+        self.users = users
     }
 
-    public var workloadCount: Int { traces?.count ?? workloadSeeds?.count ?? 0 }
+    public var workloadCount: Int { users.map { $0.reduce(0) { $0 + $1.count } } ?? traces?.count ?? workloadSeeds?.count ?? 0 }
+
+    /// Workload `w`'s trace (an index into `traces`) and, with `users`, its user.
+    public func workload(_ w: Int) -> (trace: Int, user: String?) {
+        guard let users else { return (w, nil) }
+        var rest = w
+        for (t, names) in users.enumerated() {
+            if rest < names.count { return (t, names[rest]) }
+            rest -= names.count
+        }
+        return (users.count, nil)
+    }
+
+    /// The trace file workload `w` reads ("" for generated workloads).
+    public func tracePath(ofWorkload w: Int) -> String {
+        let t = workload(w).trace
+        guard let traces, traces.indices.contains(t) else { return "" }
+        return traces[t]
+    }
     public var cellsPerWorkload: Int { devices.count * policies.count * seeds.count }
     public var cellCount: Int { workloadCount * cellsPerWorkload }
 
@@ -66,7 +88,8 @@ public struct GridConfiguration: Codable, Sendable, Equatable {
     /// A human name for a cell, for messages: `cell 7 (trace user2.csv, iphone-x, lru, seed 1)`.
     public func describe(_ id: Int) -> String {
         let c = cell(id)
-        let workload = traces.map { "trace \($0[c.workload])" } ?? workloadSeeds.map { "workload seed \($0[c.workload])" } ?? ""
+        let user = workload(c.workload).user.map { ", user \($0)" } ?? ""
+        let workload = traces != nil ? "trace \(tracePath(ofWorkload: c.workload))\(user)" : workloadSeeds.map { "workload seed \($0[c.workload])" } ?? ""
         return "cell \(id) (\(workload), \(deviceNames[c.device]), \(policies[c.policy]), seed \(c.seed))"
     }
 

@@ -19,6 +19,8 @@ public struct GridReports {
     public var chart: ChartFiles
     /// intervals.csv's rows, every cell's in cell order (`intervalRows`; a merge joins its shards').
     public var intervalRows: String
+    /// Whether the cells probed residency (`--residency`): residency.csv is then written from their records.
+    public var writesResidency = false
 
     public init(configuration: GridConfiguration, results: [SimulationResult], workloads: [RunLabels], inputHashes: [String: String],
                 invocation: GridManifest.Invocation, chart: ChartFiles, intervalRows: String) {
@@ -38,8 +40,10 @@ public struct GridReports {
     var grid: CompareReports.Grid {
         var runs: [String: [String: [SimulationResult]]] = [:]
         for r in results { runs[r.device.name, default: [:]][r.policy.displayName, default: []].append(r) }
-        return CompareReports.Grid(devices: configuration.devices.map(\.name), policies: policyNames, runs: runs,
-                                   seeds: configuration.seeds.count, workloads: configuration.workloadCount)
+        var grid = CompareReports.Grid(devices: configuration.devices.map(\.name), policies: policyNames, runs: runs,
+                                       seeds: configuration.seeds.count, workloads: configuration.workloadCount)
+        grid.workloadsAreUsers = configuration.users != nil
+        return grid
     }
 
     /// Writes every report file into `directory` (a staging directory: the caller publishes the set) and returns the
@@ -55,15 +59,23 @@ public struct GridReports {
                         ("manifest.json", try manifest), ("latency.csv", latencyCSV), ("chart-devices.csv", chartDevicesCSV),
                         ("chart-apps.csv", chartAppsCSV), ("chart-timeseries.csv", chart.timeseries), ("chart-kills.csv", chart.kills)]
         if configuration.intervalMicros > 0 { contents.append(("intervals.csv", CSVLine.of(ReportFiles.intervalsHeader) + intervalRows)) }
+        if configuration.users != nil { contents.append(("population.csv", PopulationReport.csv(results, perWorkload: perWorkload))) }
         var files: [AtomicFile] = []
         for (name, text) in contents {
             let f = try AtomicFile(path: directory + "/" + name)
             try f.write(text)
             files.append(f)
         }
+        if writesResidency {
+            let f = try AtomicFile(path: directory + "/residency.csv")
+            try f.write(bytes: ResidencyReport.csv(results.enumerated().map { ($1, workloads[$0 / perWorkload]) }))
+            files.append(f)
+        }
         for f in files { try f.commit() }
         try Self.writeCharts(into: directory, memoryChart: chart.memoryChart)
-        return CompareReports.table(rows, header: header, grid: grid)
+        let population = configuration.users == nil ? "" : "\npopulation (population.csv: per user-day, means over users, ci95 across users):\n"
+            + PopulationReport.table(results, perWorkload: perWorkload)
+        return CompareReports.table(rows, header: header, grid: grid) + population
     }
 
     /// summary.csv: one row per cell, in cell order.

@@ -159,8 +159,9 @@ public final class ReportDirectory {
 
 /// The files each command writes into its output directory: an existing directory holding only these is replaced.
 public enum OutputNames {
-    public static let run = ["summary.csv", "apps.csv", "kills.csv", "timeseries.csv", "events.csv", "live.csv"]
-    public static let compare = ["summary.csv", "compare.csv", "manifest.json", "latency.csv", "intervals.csv",
+    public static let run = ["summary.csv", "apps.csv", "kills.csv", "timeseries.csv", "events.csv", "live.csv", "residency.csv",
+                             "population.csv", "user-*"]
+    public static let compare = ["summary.csv", "compare.csv", "manifest.json", "latency.csv", "intervals.csv", "residency.csv", "population.csv",
                                  "chart-*.csv", "chart-*.svg", "report.html"]
     public static let cachesim = ["cache.csv"]
     public static let workload = ["apps.csv", "trace.csv", "trace-user-*.csv", "device.yaml", "snapshots.csv"]

@@ -7,10 +7,13 @@ public struct RunLabels: Sendable {
     /// The trace as the user gave it (`trace_path` column): two workloads' `trace.csv` stay apart.
     public var tracePath: String
     public var appNames: [String]
-    public init(trace: String, tracePath: String? = nil, appNames: [String]) {
+    /// With `--per-user`, the user whose events this run replayed (`user` column; empty otherwise).
+    public var user: String?
+    public init(trace: String, tracePath: String? = nil, appNames: [String], user: String? = nil) {
         self.trace = trace
         self.tracePath = tracePath ?? trace
         self.appNames = appNames
+        self.user = user
     }
 }
 
@@ -80,6 +83,7 @@ public enum ReportFiles {
         Column("kernel") { $0.result.device.kernelName },
     ] + backingColumns.map { c in Column(c.name) { c.value($0.result.backing) } } + [
         Column("trace_path") { $0.labels.tracePath },
+        Column("user") { $0.labels.user ?? "" },
     ]
 
     public static var summaryHeader: [String] { summaryColumns.map(\.name) }
@@ -105,6 +109,7 @@ public enum ReportFiles {
     }
 
     public static let intervalsHeader = ["policy", "device", "trace", "seed", "interval_start_s", "interval_end_s"] + metricColumns.map(\.name)
+        + ["user"]
 
     /// One row per interval window of one run.
     public static func intervalRows(_ r: SimulationResult, labels: RunLabels) -> [[String]] {
@@ -113,7 +118,7 @@ public enum ReportFiles {
         return r.intervals.map { w in
             defer { start = w.time }
             return [r.policy.displayName, r.device.name, labels.trace, String(r.seed), FixedPoint.seconds(start), FixedPoint.seconds(w.time)]
-                + metricColumns.map { $0.value((w, w.time - start)) }
+                + metricColumns.map { $0.value((w, w.time - start)) } + [labels.user ?? ""]
         }
     }
 

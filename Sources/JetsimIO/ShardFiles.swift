@@ -35,10 +35,12 @@ public enum ShardFiles {
 
         public struct Workload: Codable {
             public var index: Int, trace: String, tracePath: String, appNames: [String]
+            /// With `--per-user`, the workload's user.
+            public var user: String?
             public init(index: Int, labels: RunLabels) {
-                (self.index, trace, tracePath, appNames) = (index, labels.trace, labels.tracePath, labels.appNames)
+                (self.index, trace, tracePath, appNames, user) = (index, labels.trace, labels.tracePath, labels.appNames, labels.user)
             }
-            public var labels: RunLabels { RunLabels(trace: trace, tracePath: tracePath, appNames: appNames) }
+            public var labels: RunLabels { RunLabels(trace: trace, tracePath: tracePath, appNames: appNames, user: user) }
         }
 
         public init(configuration: GridConfiguration, shard: Int, of shards: Int, workloads: [Workload], inputHashes: [String: String],

@@ -46,6 +46,9 @@ public final class TraceReader {
     /// App names in id order (the catalog's, plus any interned).
     public var appNames: [String] { names.names.map { String(decoding: $0, as: UTF8.self) } }
 
+    /// Whether the trace has a `user` column (`--per-user` splits by it).
+    public var hasUserColumn: Bool { userColumn != nil }
+
     /// The current row's `user` cell (the optional column naming whose use this is), or nil without the column.
     public var currentUser: String? { userColumn.map { reader.string($0) } }
 
@@ -141,6 +144,50 @@ public final class TraceReader {
             return try serially()
         }
         return first + second
+    }
+
+    /// The current row's user as a dense index in order of first appearance (`userNames`); a blank cell is an error.
+    /// Requires the `user` column (`requireUserColumn`).
+    private func currentUserIndex(_ column: Int) throws(InputError) -> Int {
+        guard !reader.withField(column, DecimalParser.isBlank) else {
+            throw fail("user", "is blank: a trace split by user (--per-user) names the user on every row")
+        }
+        return Int(reader.withField(column) { users.intern(DecimalParser.trimmed($0)) })
+    }
+
+    /// Users met by `currentUserIndex`, in order of first appearance.
+    private var users = AppNameTable([])
+    private var userNames: [String] { users.names.map { String(decoding: $0, as: UTF8.self) } }
+
+    private func requireUserColumn() throws(InputError) -> Int {
+        guard let column = userColumn else {
+            throw InputError(file: reader.path, field: "user",
+                             message: "the trace has no user column: --per-user splits a trace by the user each row names")
+        }
+        return column
+    }
+
+    /// The users a trace names, in order of first appearance, read without parsing its events (a grid's plan needs
+    /// them before any cell runs; the rows' other fields are checked when the trace is read).
+    public static func users(path: String, name: String? = nil) throws(InputError) -> [String] {
+        let trace = try TraceReader(path: path, catalog: nil, name: name)
+        let column = try trace.requireUserColumn()
+        while try trace.reader.nextRow() { _ = try trace.currentUserIndex(column) }
+        return trace.userNames
+    }
+
+    /// The whole trace split by its `user` column (`--per-user`: each user replays on a fresh device): every user's
+    /// events in trace order, users in order of first appearance.
+    public static func readAllByUser(path: String, catalog: AppCatalog, name: String? = nil) throws(InputError) -> [(user: String, events: [TraceEvent])] {
+        let trace = try TraceReader(path: path, catalog: catalog, name: name)
+        let column = try trace.requireUserColumn()
+        var split: [[TraceEvent]] = []
+        while let e = try trace.next() {
+            let u = try trace.currentUserIndex(column)
+            if u == split.count { split.append([]) }
+            split[u].append(e)
+        }
+        return zip(trace.userNames, split).map { ($0, $1) }
     }
 
     /// Where the header row ends (just past its line end) by the reader's own rules for blank and comment lines; nil

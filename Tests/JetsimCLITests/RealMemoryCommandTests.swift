@@ -19,9 +19,9 @@ import Testing
         #expect(live.count > 100)
         #expect(live.dropFirst().allSatisfy { $0.split(separator: ",").count == 9 })
         let header = summaries[0].split(separator: "\n")[0]
-        #expect(header.hasSuffix(",backing,pressure_source,live_rows,footprint_error_mean,footprint_error_max,allocator_retained_mb_max,trace_path"))
+        #expect(header.hasSuffix(",backing,pressure_source,live_rows,footprint_error_mean,footprint_error_max,allocator_retained_mb_max,trace_path,user"))
         let model = summaries[0].split(separator: "\n")[1], real = summaries[1].split(separator: "\n")[1]
-        #expect(model.hasSuffix(",model,model,,,,,\(CLI.exampleTrace)"))
+        #expect(model.hasSuffix(",model,model,,,,,\(CLI.exampleTrace),"))
         #expect(real.contains(",jemalloc:scale=1/256,measured,\(live.count - 1),"))
         // Nothing retained on this workload, so measured pressure made the model's decisions.
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/real/kills.csv")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/model/kills.csv")))

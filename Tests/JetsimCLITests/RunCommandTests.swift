@@ -108,7 +108,7 @@ func files(in directory: String) -> [String] {
         #expect(files(in: dir + "/Reports/out") == ["day-trace-iphone-xs-xnu-s1", "week-trace-iphone-xs-xnu-s1"])
         let summary = try String(contentsOfFile: dir + "/Reports/out/week-trace-iphone-xs-xnu-s1/summary.csv", encoding: .utf8)
             .split(separator: "\n")
-        #expect(summary[0].hasSuffix(",trace_path") && summary[1].hasSuffix(",week/trace.csv"), "\(summary)")
+        #expect(summary[0].hasSuffix(",trace_path,user") && summary[1].hasSuffix(",week/trace.csv,"), "\(summary)")
     }
 
     /// `run` and `compare` read a trace with one option group (`TraceInputOptions`): the same `--apps`, `--format` and

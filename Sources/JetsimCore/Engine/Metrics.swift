@@ -45,6 +45,10 @@ public struct SimulationResult: Sendable, Codable {
     public var measured: MetricsSnapshot
     /// Real-memory mode: how far real memory diverged from the model (set by whoever ran the backing).
     public var backing: BackingSummary?
+    /// The apps' states at the run's residency probes (`--residency`; set by whoever drove the probes).
+    public var residency: [ResidencyRecord] = []
+    /// The run outlasted `ResidencyProbes.limit` probes; later ones were not taken.
+    public var residencyTruncated = false
 
     public var simulatedMicros: Int { endTime - startTime }
     public var events: Int { measured.events }

@@ -30,6 +30,20 @@ public struct LifecycleRecord: Sendable, Equatable {
     public var cause: TransitionCause
 }
 
+/// One started app's state at a probe time, as written to `residency.csv` (`Simulator.probeResidency`).
+public struct ResidencyRecord: Sendable, Equatable, Codable {
+    public var time: Int
+    public var app: Int32
+    /// Not running: the app was started by then and has been killed (or quit) since.
+    public var state: AppState
+    /// Its jetsam band, or oom_adj on Android.
+    public var band: Int
+    public var footprintBytes: Int
+    public init(time: Int, app: Int32, state: AppState, band: Int, footprintBytes: Int) {
+        (self.time, self.app, self.state, self.band, self.footprintBytes) = (time, app, state, band, footprintBytes)
+    }
+}
+
 /// One kill, as written to `kills.csv`.
 public struct KillRecord: Sendable, Equatable, Codable {
     public var time: Int

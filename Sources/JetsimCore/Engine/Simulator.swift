@@ -458,6 +458,17 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     public func band(of app: Int32) -> Int { apps[Int(app)].band }
     /// Whether the app has been opened, or launched into the background, at least once in this run.
     public func hasStarted(_ app: Int32) -> Bool { apps[Int(app)].launches > 0 || apps[Int(app)].backgroundLaunches > 0 }
+
+    /// Looks at the apps at `time` (not before the last event processed): fires the timers due by then, then appends
+    /// the state of every app the run has started (`hasStarted`), in app order. A probe decides nothing: the timers it
+    /// fires would fire, in the same order, before the next event anyway.
+    public mutating func probeResidency(at time: Int, into records: inout [ResidencyRecord]) {
+        fireTimers(through: time)
+        for i in 0..<apps.count where apps[i].launches > 0 || apps[i].backgroundLaunches > 0 {
+            records.append(ResidencyRecord(time: time, app: Int32(i), state: apps[i].state, band: apps[i].band,
+                                           footprintBytes: apps[i].footprint))
+        }
+    }
     public var availableBytes: Int { available }
     public var freeBytes: Int { memory.free }
     public var compressorBytes: Int { memory.compressorPool }
