@@ -212,4 +212,23 @@ import Testing
         let bad = try CLI.run(["compare", "--config", dir + "/bad.yaml", "--out", dir + "/b"])
         #expect(bad.status == 65 && bad.stderr.contains("per_user") && bad.stderr.contains("expected true or false"), "\(bad.stderr)")
     }
+
+    /// The importers' multi-user trace (users one after another in one trace.csv) splits the same way: user 2's row is
+    /// the run of `import --user 2`'s trace.
+    @Test func anImportedMultiUserTraceRunsPerUserAsEachUsersOwnImport() throws {
+        let dir = try scratch()
+        try "user,start,end,app\n1,1600000000,1600000100,com.a\n1,1600000200,1600000300,com.b\n2,1600000050,1600000150,com.b\n2,1600000400,1600000500,com.a\n"
+            .write(toFile: dir + "/usage.csv", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import", "intervals", dir + "/usage.csv", "--out", dir + "/all"]).status == 0)
+        #expect(try CLI.run(["import", "intervals", dir + "/usage.csv", "--user", "2", "--out", dir + "/two"]).status == 0)
+        let base = ["run", "--device", "iphone-x", "--policy", "lru", "--quiet"]
+        let per = try CLI.run(base + ["--apps", dir + "/all/apps.csv", "--trace", dir + "/all/trace.csv", "--per-user", "--out", dir + "/per"])
+        let own = try CLI.run(base + ["--apps", dir + "/two/apps.csv", "--trace", dir + "/two/trace.csv", "--out", dir + "/own"])
+        #expect(per.status == 0 && own.status == 0, "\(per.stderr)\(own.stderr)")
+        let rows = try Self.csv(dir + "/per/summary.csv")
+        #expect(rows.dropFirst().map { $0.last ?? "" } == ["1", "2"])
+        let mine = try Self.csv(dir + "/own/summary.csv")[1]
+        let metrics = ["events", "sim_seconds", "launches", "cold_launches", "resumes", "kills"].map { rows[0].firstIndex(of: $0) ?? 0 }
+        #expect(metrics.map { rows[2][$0] } == metrics.map { mine[$0] })
+    }
 }

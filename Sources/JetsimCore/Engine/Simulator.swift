@@ -464,7 +464,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// fires would fire, in the same order, before the next event anyway.
     public mutating func probeResidency(at time: Int, into records: inout [ResidencyRecord]) {
         fireTimers(through: time)
-        for i in 0..<apps.count where apps[i].launches > 0 || apps[i].backgroundLaunches > 0 {
+        for i in 0..<apps.count where hasStarted(Int32(i)) {
             records.append(ResidencyRecord(time: time, app: Int32(i), state: apps[i].state, band: apps[i].band,
                                            footprintBytes: apps[i].footprint))
         }
