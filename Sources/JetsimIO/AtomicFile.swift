@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JetsimCore
 
 /// A file written under a temporary name in its final directory and renamed into place on `commit()`, so a
 /// reader never sees a partial report. Output is buffered (one `write` per 64 KiB). Uncommitted files are
@@ -48,6 +49,12 @@ public final class AtomicFile {
 
     public func write(bytes: [UInt8]) throws(InputError) {
         buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Appends one row built in place (`RowWriter`, at most `capacity` bytes), without an intermediate array.
+    public func writeRow(capacity: Int, _ body: (inout RowWriter) -> Void) throws(InputError) {
+        RowWriter.appending(to: &buffer, capacity: capacity, body)
         if buffer.count >= 1 << 16 { try flush() }
     }
 

@@ -134,31 +134,45 @@ public enum ReportFiles {
     /// One `kills.csv` row at the end of `out`; `policy` and `appNames` are fields already quoted where needed
     /// (`field(_:)`), so a row is built from integers without a `String`.
     public static func appendKillLine(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], to out: inout [UInt8]) {
-        FixedPoint.append(k.time, over: Units.microsPerSecond, decimals: 3, to: &out)
-        out.append(44)
-        out.append(contentsOf: appNames[Int(k.app)])
-        out.append(44)
-        out.append(contentsOf: k.reason.reportName.utf8)
-        out.append(44)
-        out.append(contentsOf: k.state.reportName.utf8)
-        out.append(44)
-        appendInteger(k.band, to: &out)
-        out.append(44)
-        appendMebibytes(k.footprintBytes, to: &out)
-        out.append(44)
-        FixedPoint.append(k.idleMicros, over: Units.microsPerSecond, decimals: 3, to: &out)
-        out.append(44)
-        appendMebibytes(k.availableBefore, to: &out)
-        out.append(44)
-        appendMebibytes(k.availableAfter, to: &out)
-        out.append(44)
-        out.append(contentsOf: policy)
-        out.append(44)
-        out.append(contentsOf: k.priorityClass.reportName.utf8)
-        out.append(contentsOf: k.userVisible ? ",true\n".utf8 : ",false\n".utf8)
+        RowWriter.appending(to: &out, capacity: killRowCapacity(k, policy: policy, appNames: appNames)) {
+            killRow(k, policy: policy, appNames: appNames, into: &$0)
+        }
     }
 
-    /// `text` as one CSV field (quoted when it holds a comma, quote or line break), as bytes.
+    /// The widest a kill's row can be: its app's and policy's fields, and the numbers at their widest.
+    static func killRowCapacity(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]]) -> Int {
+        320 + (appNames.indices.contains(Int(k.app)) ? appNames[Int(k.app)].count : 0) + policy.count
+    }
+
+    /// One `kills.csv` row, written in place.
+    static func killRow(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], into w: inout RowWriter) {
+        let name = appNames.indices.contains(Int(k.app)) ? appNames[Int(k.app)] : []
+        do {
+            w.fixed(k.time, over: Units.microsPerSecond, decimals: 3)
+            w.byte(44)
+            w.bytes(name)
+            w.byte(44)
+            w.bytes(k.reason.reportName)
+            w.byte(44)
+            w.bytes(k.state.reportName)
+            w.byte(44)
+            w.integer(k.band)
+            w.byte(44)
+            w.fixed(k.footprintBytes, over: Units.mebibyte, decimals: 3)
+            w.byte(44)
+            w.fixed(k.idleMicros, over: Units.microsPerSecond, decimals: 3)
+            w.byte(44)
+            w.fixed(k.availableBefore, over: Units.mebibyte, decimals: 3)
+            w.byte(44)
+            w.fixed(k.availableAfter, over: Units.mebibyte, decimals: 3)
+            w.byte(44)
+            w.bytes(policy)
+            w.byte(44)
+            w.bytes(k.priorityClass.reportName)
+            if k.userVisible { w.bytes(",true\n") } else { w.bytes(",false\n") }
+        }
+    }
+
     public static func field(_ text: String) -> [UInt8] { Array(CSVLine.field(text).utf8) }
 
     static func appendInteger(_ v: Int, to out: inout [UInt8]) {
@@ -200,22 +214,32 @@ public enum ReportFiles {
 
     /// One `timeseries.csv` row at the end of `out`.
     public static func appendSampleLine(_ s: MemorySample, to out: inout [UInt8]) {
-        FixedPoint.append(s.time, over: Units.microsPerSecond, decimals: 3, to: &out)
-        out.append(44)
-        appendMebibytes(s.availableBytes, to: &out)
-        out.append(44)
-        out.append(contentsOf: s.pressure.reportName.utf8)
-        out.append(44)
-        appendInteger(s.residentApps, to: &out)
-        out.append(44)
-        appendInteger(s.suspendedApps, to: &out)
-        out.append(44)
-        appendMebibytes(s.compressorBytes, to: &out)
-        out.append(44)
-        appendMebibytes(s.freeBytes, to: &out)
-        out.append(44)
-        appendMebibytes(s.footprintBytes, to: &out)
-        out.append(10)
+        RowWriter.appending(to: &out, capacity: sampleRowCapacity) { sampleRow(s, into: &$0) }
+    }
+
+    /// The widest a sample's row can be: six fixed-point numbers, two integers, a pressure name and the separators.
+    static let sampleRowCapacity = 256
+
+    /// One `timeseries.csv` row, written in place.
+    static func sampleRow(_ s: MemorySample, into w: inout RowWriter) {
+        do {
+            w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
+            w.byte(44)
+            w.fixed(s.availableBytes, over: Units.mebibyte, decimals: 3)
+            w.byte(44)
+            w.bytes(s.pressure.reportName)
+            w.byte(44)
+            w.integer(s.residentApps)
+            w.byte(44)
+            w.integer(s.suspendedApps)
+            w.byte(44)
+            w.fixed(s.compressorBytes, over: Units.mebibyte, decimals: 3)
+            w.byte(44)
+            w.fixed(s.freeBytes, over: Units.mebibyte, decimals: 3)
+            w.byte(44)
+            w.fixed(s.footprintBytes, over: Units.mebibyte, decimals: 3)
+            w.byte(10)
+        }
     }
 
     // MARK: events.csv
@@ -279,7 +303,6 @@ public final class ReportStream: SimulationRecordSink {
     /// App names and the policy as ready CSV fields, and one line's bytes reused row after row.
     private let appFields: [[UInt8]]
     private let policyField: [UInt8]
-    private var line: [UInt8] = []
     public private(set) var failure: InputError?
 
     public init(directory: String, appNames: [String], policy: String, events withEvents: Bool) throws(InputError) {
@@ -289,7 +312,6 @@ public final class ReportStream: SimulationRecordSink {
         self.appNames = appNames
         appFields = appNames.map(ReportFiles.field)
         policyField = ReportFiles.field(policy)
-        line.reserveCapacity(256)
         try kills.write(CSVLine.of(ReportFiles.killsHeader))
         try timeseries.write(CSVLine.of(ReportFiles.timeseriesHeader))
         try events?.write(CSVLine.of(ReportFiles.eventsHeader))
@@ -307,15 +329,16 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(kill: KillRecord) {
         guard failure == nil else { return }
-        line.removeAll(keepingCapacity: true)
-        ReportFiles.appendKillLine(kill, policy: policyField, appNames: appFields, to: &line)
-        do { try kills.write(bytes: line) } catch { failure = error }
+        let (policy, names) = (policyField, appFields)
+        do {
+            try kills.writeRow(capacity: ReportFiles.killRowCapacity(kill, policy: policy, appNames: names)) {
+                ReportFiles.killRow(kill, policy: policy, appNames: names, into: &$0)
+            }
+        } catch { failure = error }
     }
 
     public func record(sample: MemorySample) {
         guard failure == nil else { return }
-        line.removeAll(keepingCapacity: true)
-        ReportFiles.appendSampleLine(sample, to: &line)
-        do { try timeseries.write(bytes: line) } catch { failure = error }
+        do { try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { ReportFiles.sampleRow(sample, into: &$0) } } catch { failure = error }
     }
 }

@@ -47,5 +47,34 @@ import Testing
             #expect(sim.roundDownToPage(v) == Units.roundDown(v, to: page), "\(v)")
         }
     }
-}
 
+    /// `RowWriter` renders every report number in place (digits two at a time, MiB by shifts): against a plain
+    /// reference rendering in 128-bit arithmetic, for random values, denominators (powers of two and not) and widths.
+    @Test func rowWriterRendersNumbersAsThePlainArithmeticDoes() {
+        func reference(_ numerator: Int, over denominator: Int, decimals: Int) -> String {
+            var scale: Int128 = 1
+            for _ in 0..<decimals { scale *= 10 }
+            let n = Int128(numerator).magnitude * UInt128(scale), d = UInt128(Int128(denominator).magnitude)
+            let (q, r) = (n / d, n % d)
+            let rounded = r * 2 >= d ? q + 1 : q
+            let negative = (numerator < 0) != (denominator < 0) && numerator != 0 && rounded != 0
+            let whole = String(rounded / UInt128(scale)), fraction = String(rounded % UInt128(scale))
+            return (negative ? "-" : "") + whole + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
+        }
+        var rng = SplitMix64(seed: 23)
+        let denominators = [1, 3, 1000, 1_000_000, Units.mebibyte, 1 << 40, 7_919, Int.max]
+        for k in 0..<20_000 {
+            let bits = Int(rng.next() % 64)
+            var n = Int(truncatingIfNeeded: rng.next() >> UInt64(bits))
+            if k % 3 == 0 { n = 0 &- n }
+            let d = denominators[k % denominators.count]
+            let decimals = k % 5
+            #expect(FixedPoint.format(n, over: d, decimals: decimals) == reference(n, over: d, decimals: decimals), "\(n) / \(d), \(decimals)")
+            var padded: [UInt8] = []
+            let v = UInt(truncatingIfNeeded: rng.next() >> UInt64(bits))
+            FixedPoint.appendDigits(v, width: k % 25, to: &padded)
+            let plain = String(v)
+            #expect(String(decoding: padded, as: UTF8.self) == String(repeating: "0", count: max(0, k % 25 - plain.count)) + plain)
+        }
+    }
+}

@@ -47,46 +47,13 @@ public enum FixedPoint {
     }
 
     /// `format` written as ASCII bytes at the end of `out` (report writers build lines without `String`s).
-    @inlinable
     public static func append(_ numerator: Int, over denominator: Int, decimals: Int, to out: inout [UInt8]) {
-        guard denominator != 0 else {
-            out.append(48)
-            if decimals > 0 {
-                out.append(46)
-                appendDigits(0, width: decimals, to: &out)
-            }
-            return
-        }
-        var scale: UInt = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let negative = (numerator < 0) != (denominator < 0) && numerator != 0
-        let n = numerator.magnitude, d = denominator.magnitude
-        // n × scale at full width only when it overflows 64 bits (large byte counts): a 128-bit division costs more.
-        let (product, overflow) = n.multipliedReportingOverflow(by: scale)
-        let (q, r) = overflow ? d.dividingFullWidth(n.multipliedFullWidth(by: scale)) : (product / d, product % d)
-        let rounded = r * 2 >= d ? q + 1 : q
-        if negative && rounded != 0 { out.append(45) }
-        appendDigits(rounded / scale, to: &out)
-        if decimals > 0 {
-            out.append(46)
-            appendDigits(rounded % scale, width: decimals, to: &out)
-        }
+        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: decimals)) { $0.fixed(numerator, over: denominator, decimals: decimals) }
     }
 
     /// The decimal digits of `value` at the end of `out`, zero-padded on the left to `width` digits.
-    @inlinable
     public static func appendDigits(_ value: UInt, width: Int = 1, to out: inout [UInt8]) {
-        var digits = 1, rest = value / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        digits = max(digits, width)
-        let start = out.count
-        for _ in 0..<digits { out.append(48) }
-        var v = value, at = start + digits - 1
-        while v > 0 {
-            out[at] = 48 + UInt8(v % 10)
-            v /= 10
-            at -= 1
-        }
+        RowWriter.appending(to: &out, capacity: max(width, 0) + 20) { $0.digits(value, width: width) }
     }
 
     /// Bytes as MiB with three decimals.
@@ -128,4 +95,137 @@ public struct Share: Sendable, Hashable, Comparable {
         return Units.roundDown(q, to: granule)
     }
     public static func < (a: Share, b: Share) -> Bool { a.partsPerMillion < b.partsPerMillion }
+}
+
+/// A report row written in place into a buffer on the stack and appended to its output once: numbers are rendered
+/// digit by digit without an append (and its capacity and uniqueness checks) per byte, which was most of a densely
+/// sampled run's time. The one renderer of fixed-point numbers (`FixedPoint.append` goes through it).
+///
+/// Invariant: `count <= capacity`; writers size the buffer for their row's widest rendering (`fixedCapacity`), and a
+/// write that would not fit is a programming error caught in debug builds (release builds drop the bytes).
+public struct RowWriter {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
+    public private(set) var count = 0
+
+    @usableFromInline init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        (self.base, self.capacity) = (base, capacity)
+    }
+
+    /// The widest `fixed` rendering with `decimals` decimals: a sign, 20 integer digits, the point and the decimals.
+    public static func fixedCapacity(decimals: Int) -> Int { 22 + max(decimals, 0) }
+
+    /// Runs `body` on a writer over `capacity` bytes of stack, then appends what it wrote to `out`.
+    public static func appending(to out: inout [UInt8], capacity: Int, _ body: (inout RowWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var writer = RowWriter(base: base, capacity: capacity)
+            body(&writer)
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: writer.count))
+        }
+    }
+
+    @inline(__always)
+    public mutating func byte(_ b: UInt8) {
+        assert(count < capacity, "RowWriter: the row is wider than its buffer")
+        guard count < capacity else { return }
+        base[count] = b
+        count += 1
+    }
+
+    public mutating func bytes(_ text: StaticString) {
+        text.withUTF8Buffer { bytes($0) }
+    }
+
+    public mutating func bytes(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes($0) }
+    }
+
+    public mutating func bytes(_ text: [UInt8]) {
+        text.withUnsafeBufferPointer { bytes($0) }
+    }
+
+    public mutating func bytes(_ text: UnsafeBufferPointer<UInt8>) {
+        assert(count + text.count <= capacity, "RowWriter: the row is wider than its buffer")
+        guard let source = text.baseAddress, count + text.count <= capacity else { return }
+        (base + count).update(from: source, count: text.count)
+        count += text.count
+    }
+
+    /// The decimal digits of `value`, zero-padded on the left to `width` digits.
+    public mutating func digits(_ value: UInt, width: Int = 1) {
+        var n = 1, power: UInt = 10
+        while n < 20 && value >= power { n += 1; power &*= 10 }
+        let end = count + max(n, width)
+        assert(end <= capacity, "RowWriter: the row is wider than its buffer")
+        guard end <= capacity else { return }
+        // Right to left, two digits at a time from a table; once the value is spent, the rest are the padding's zeros.
+        var v = value, at = end
+        let pairs = Self.digitPairs.utf8Start
+        while at - count >= 2 {
+            let r = Int(truncatingIfNeeded: v % 100)
+            v /= 100
+            at -= 2
+            base[at] = pairs[2 * r]
+            base[at + 1] = pairs[2 * r + 1]
+        }
+        if at > count { base[count] = 48 + UInt8(truncatingIfNeeded: v % 10) }
+        count = end
+    }
+
+    /// "00" to "99", for `digits`.
+    static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// A signed integer.
+    public mutating func integer(_ v: Int) {
+        if v < 0 { byte(45) }
+        digits(v.magnitude)
+    }
+
+    /// `numerator / denominator` with `decimals` digits, rounded half away from zero (`FixedPoint.format`'s rule);
+    /// a zero denominator renders as 0 with the decimals.
+    public mutating func fixed(_ numerator: Int, over denominator: Int, decimals: Int) {
+        guard denominator != 0 else {
+            byte(48)
+            if decimals > 0 {
+                byte(46)
+                digits(0, width: decimals)
+            }
+            return
+        }
+        var scale: UInt = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let negative = (numerator < 0) != (denominator < 0) && numerator != 0
+        let n = numerator.magnitude, d = denominator.magnitude
+        // n × scale at full width only when it overflows 64 bits (large byte counts): a 128-bit division costs more.
+        let (product, overflow) = n.multipliedReportingOverflow(by: scale)
+        let whole: UInt, fraction: UInt
+        if overflow {
+            // n × scale beyond 64 bits (large byte counts): in 128 bits, where the quotient always fits; the whole part
+            // is at most n + 1 and the fraction below `scale`, so both come back to 64 bits.
+            let wide = UInt128(n) * UInt128(scale), divisor = UInt128(d)
+            let rounded = wide / divisor + ((wide % divisor) * 2 >= divisor ? 1 : 0)
+            (whole, fraction) = (UInt(rounded / UInt128(scale)), UInt(rounded % UInt128(scale)))
+        } else {
+            let q: UInt, r: UInt
+            if d & (d - 1) == 0 {   // a power of two (MiB): shifts, not a division
+                (q, r) = (product >> UInt(d.trailingZeroBitCount), product & (d - 1))
+            } else {
+                (q, r) = (product / d, product % d)
+            }
+            let rounded = r * 2 >= d ? q + 1 : q   // r < d ≤ 2^63: no overflow
+            (whole, fraction) = (rounded / scale, rounded % scale)
+        }
+        if negative && (whole != 0 || fraction != 0) { byte(45) }
+        digits(whole)
+        if decimals > 0 {
+            byte(46)
+            digits(fraction, width: decimals)
+        }
+    }
 }
