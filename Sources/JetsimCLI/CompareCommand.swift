@@ -24,7 +24,9 @@ public struct CompareCommand: ParsableCommand {
 
         Several traces (--trace repeated, or --traces DIR: every file in it, by name, sharing one --apps catalog) make
         one grid: compare.csv takes means and intervals across them as across generated workloads, summary.csv and
-        intervals.csv name each row's trace.
+        intervals.csv name each row's trace. --per-user splits each trace by its user column: every user replays on
+        a fresh device as a workload of its own (rows name the user, intervals are across users) and population.csv
+        gives sums and means per user-day. --residency writes residency.csv: every started app's state at probe times.
 
         --seeds moves only randomized policies (random): a deterministic policy runs identically for every seed, so its
         confidence interval over seeds is 0 by construction (compare.csv says so in ci95_over). --workload-seeds instead
@@ -43,6 +45,7 @@ public struct CompareCommand: ParsableCommand {
           jetsim compare --apps apps.csv --traces users/ --policies xnu,lru --devices iphone-x --out /tmp/users
           jetsim compare --apps Examples/day/apps.csv --trace Examples/day/trace.csv --policies xnu,lru --devices iphone-x --kernel xnu-10063 --no-freezer
           jetsim compare --workload-seeds 1-10 --generate days=2,apps=40 --policies xnu,lru,largest --devices iphone-x --out /tmp/ws
+          jetsim compare --apps apps.csv --trace multi-user.csv --per-user --policies xnu,lru --devices iphone-x --residency every:1h --out /tmp/pop
           jetsim compare --config Examples/experiment.yaml --shard 0/4 --out /tmp/sweep/0   (then 1/4 … 3/4, and jetsim merge /tmp/sweep/* --out /tmp/sweep-reports)
         """)
     )

@@ -24,6 +24,8 @@ public struct RunCommand: ParsableCommand {
           jetsim run --device my-device.yaml --apps apps.csv --trace trace.csv --os-era ios7
           jetsim run --device iphone-x --apps apps.csv --trace trace.csv --kernel xnu-10063
           jetsim run --device iphone-xs --apps apps.csv --trace trace.csv --backing jemalloc:scale=1/256 --pressure-source measured
+          jetsim run --device iphone-x --apps apps.csv --trace trace.csv --per-user --out /tmp/users   (each user on a fresh phone)
+          jetsim run --device nexus-5 --apps /tmp/sl/apps.csv --trace /tmp/sl/trace-user-00.csv --residency /tmp/sl/snapshots.csv
 
         Real-memory mode (--backing jemalloc) backs every app's memory with real allocations in its own jemalloc
         arena, scaled down, and also writes live.csv: modelled against measured bytes per app at every sample.
