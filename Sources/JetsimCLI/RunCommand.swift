@@ -137,10 +137,7 @@ public struct RunCommand: ParsableCommand {
             future = NextUseTable(events: events, appCount: catalog.count)
             source = .loaded(events, position: 0)
         }
-        var options = SimulationOptions()
-        options.seed = seed
-        options.maxSamples = maxSamples
-        options.sampleIntervalMicros = cell.sampleIntervalMicros
+        var options = simulationOptions(sampleIntervalMicros: cell.sampleIntervalMicros)
         options.pressureSource = PressureSource(rawValue: pressureSource) ?? .model
         let spec = try BackingSpec(parsing: backing)
         var budget = 0
@@ -189,6 +186,15 @@ public struct RunCommand: ParsableCommand {
         if !quiet { printSummary(result, directory: directory) }
     }
 
+    /// The options a run of this command simulates with (every user's, with --per-user).
+    private func simulationOptions(sampleIntervalMicros: Int) -> SimulationOptions {
+        var options = SimulationOptions()
+        options.seed = seed
+        options.maxSamples = maxSamples
+        options.sampleIntervalMicros = sampleIntervalMicros
+        return options
+    }
+
     private func warnIfTruncated(_ result: SimulationResult, user: String? = nil) {
         let whose = user.map { " of user \($0)" } ?? ""
         if result.samplesTruncated {
@@ -223,10 +229,7 @@ public struct RunCommand: ParsableCommand {
                 let labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: appNames, user: user)
                 let userDirectory = staging + "/user-" + directorySafe(user)
                 _ = try makeDirectories(userDirectory)
-                var options = SimulationOptions()
-                options.seed = seed
-                options.maxSamples = maxSamples
-                options.sampleIntervalMicros = sampleIntervalMicros
+                let options = simulationOptions(sampleIntervalMicros: sampleIntervalMicros)
                 let policy = try PolicySource.make(policy, environment: PolicyEnvironment(seed: seed, device: deviceValue),
                                                    policiesDirectory: try policyDirectory.path())
                 let future = policy.descriptor.capabilities.contains(.needsFuture) ? NextUseTable(events: events, appCount: catalog.count) : nil

@@ -150,10 +150,10 @@ public struct ExperimentRunner {
         }
         let trace = config.tracePath(ofWorkload: w)
         let labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [], user: config.workload(w).user)
-        if let user = labels.user {
+        if labels.user != nil {
             let catalog = try self.catalog()
-            let events = try TraceReader.readAllByUser(path: readFrom[trace] ?? trace, catalog: catalog, name: trace).first { $0.user == user }?.events
-            return (catalog, .loaded(events ?? [], position: 0), labels)
+            var split: UserSplit?
+            return (catalog, .loaded(try userEvents(w, catalog: catalog, split: &split), position: 0), labels)
         }
         if config.format == "libcachesim" {
             let fields = try config.csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
@@ -176,22 +176,30 @@ public struct ExperimentRunner {
         var users: [(user: String, events: [TraceEvent])]
     }
 
+    /// The events of per-user workload `w`, from `split`, which is first made to hold `w`'s trace split by user (read
+    /// now if it held another trace).
+    private func userEvents(_ w: Int, catalog: AppCatalog, split: inout UserSplit?) throws(InputError) -> [TraceEvent] {
+        let config = plan.configuration
+        let (t, user) = config.workload(w)
+        if split?.trace != t {
+            split = nil   // the previous trace's events go before the next trace is read
+            let trace = config.tracePath(ofWorkload: w)
+            split = UserSplit(trace: t, users: try TraceReader.readAllByUser(path: readFrom[trace] ?? trace, catalog: catalog, name: trace))
+        }
+        return split?.users.first { $0.user == user }?.events ?? []
+    }
+
     /// Workload `w` loaded whole, with next uses if a policy needs them; the files' SHA-256 go into `hashes`. A user's
-    /// workload comes from `split`, which holds its trace split by user (read now if it holds another trace).
+    /// workload comes from `split` (`userEvents`).
     private func load(_ w: Int, needsFuture: Bool, hashInto hashes: inout [String: String], split: inout UserSplit?) throws -> Workload {
         let config = plan.configuration
         let catalog: AppCatalog
         let events: [TraceEvent]
         let labels: RunLabels
-        let (t, user) = config.workload(w)
-        if let user {
+        if let user = config.workload(w).user {
             let trace = config.tracePath(ofWorkload: w)
             catalog = try self.catalog()
-            if split?.trace != t {
-                split = nil
-                split = UserSplit(trace: t, users: try TraceReader.readAllByUser(path: readFrom[trace] ?? trace, catalog: catalog, name: trace))
-            }
-            events = split?.users.first { $0.user == user }?.events ?? []
+            events = try userEvents(w, catalog: catalog, split: &split)
             labels = RunLabels(trace: baseName(trace), tracePath: trace, appNames: [], user: user)
         } else if config.workloadSeeds == nil && config.format == "jetsim" {
             // Two threads when --jobs allows: with the cells faster, the read was a tenth of a two-job grid's time.

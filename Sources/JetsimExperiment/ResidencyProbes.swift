@@ -21,7 +21,6 @@ public struct ResidencyProbes: Sendable {
 
     public let schedule: Schedule
     public private(set) var records: [ResidencyRecord] = []
-    public private(set) var probes = 0
     public private(set) var truncated = false
     /// The next probe: an index into `.at`'s times, or `.every`'s next time (nil until the first event is seen).
     private var nextIndex = 0
@@ -47,7 +46,6 @@ public struct ResidencyProbes: Sendable {
     }
 
     private mutating func advance() {
-        probes += 1
         switch schedule {
         case .at: nextIndex += 1
         case .every(let micros):

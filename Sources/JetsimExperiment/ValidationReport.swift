@@ -52,11 +52,6 @@ public enum ValidationReport {
     public static func table(_ rows: [Row]) -> String {
         let picked = shown.compactMap { name in columns.first { $0.name == name } }
         let cells = [picked.map(\.name)] + rows.map { r in picked.map { $0.value(r) } }
-        let widths = picked.indices.map { c in cells.map { $0[c].count }.max() ?? 0 }
-        return cells.map { line in
-            zip(line, widths).enumerated().map { k, cw in
-                k < 3 ? cw.0.padding(toLength: cw.1, withPad: " ", startingAt: 0) : String(repeating: " ", count: cw.1 - cw.0.count) + cw.0
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        return ConsoleTable.lines(cells, leftAligned: 3).joined(separator: "\n") + "\n"
     }
 }

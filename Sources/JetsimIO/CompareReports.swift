@@ -141,13 +141,7 @@ public enum CompareReports {
             let short = shortLabels(rows.map { $0[p] })
             for r in rows.indices { rows[r][p] = short[rows[r][p]] ?? rows[r][p] }
         }
-        let widths = keep.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            zip(keep, widths).map { c, w in
-                c < 2 ? cells[c].padding(toLength: w, withPad: " ", startingAt: 0) : String(repeating: " ", count: w - cells[c].count) + cells[c]
-            }.joined(separator: "  ")
-        }
-        return ([line(header)] + rows.map(line) + notes(grid: grid)).joined(separator: "\n") + "\n"
+        return (ConsoleTable.lines([header] + rows, columns: keep, leftAligned: 2) + notes(grid: grid)).joined(separator: "\n") + "\n"
     }
 
     /// Policy labels for a narrow display: the name alone (`xnu`, `cost`) where one variant of it is in the grid, the

@@ -64,13 +64,6 @@ public enum PopulationReport {
                 if row.count > 1 { row[1] = short[row[1]] ?? row[1] }
                 return row
             }
-        let widths = columns.map { c in ([header[c]] + rows.map { $0.indices.contains(c) ? $0[c] : "" }).map(\.count).max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            zip(columns, widths).map { c, w in
-                let cell = cells.indices.contains(c) ? cells[c] : ""
-                return c < 2 ? cell.padding(toLength: w, withPad: " ", startingAt: 0) : String(repeating: " ", count: w - cell.count) + cell
-            }.joined(separator: "  ")
-        }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
+        return ConsoleTable.lines([header] + rows, columns: columns, leftAligned: 2).joined(separator: "\n") + "\n"
     }
 }
