@@ -73,6 +73,36 @@ import Testing
         }
     }
 
+    /// `largest` ranks by a constant score, 1 / (footprint + 1), in the replay's tournament: the same victims as its scan,
+    /// with equal sizes (ties to the least recently used), small ones, and sizes near the input limit of 2^50 bytes.
+    @Test func largestEvictsAsTheScanDid() {
+        for (seed, equalSizes) in [(1, false), (2, true), (3, false)] {
+            for capacity in [20_000, 150_000] {
+                let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(seed * 100 + capacity), equalSizes: equalSizes,
+                                                          capacity: capacity)
+                let times = Self.times(.tenPerSecond, count: reqs.count, halfLifeMicros: 3600e6, seed: UInt64(seed))
+                sameVictims(LargestPolicy(), ScanningLargestPolicy(), reqs, times: times, capacity: capacity,
+                            "largest, seed \(seed), \(capacity) B\(equalSizes ? " equal sizes" : "")")
+            }
+        }
+        // Sizes one apart just below 2^50 (where 1 / (size + 1) differ least), in a cache of three.
+        let big = 1 << 50
+        let huge = (0..<3000).map { k in CacheEquivalenceTests.Request(object: (k * 7919) % 40, size: big - (k * 7919) % 40 % 6) }
+        sameVictims(LargestPolicy(), ScanningLargestPolicy(), huge, times: Array(0..<huge.count), capacity: 3 * big - 10, "largest near 2^50")
+    }
+
+    /// 1 / (size + 1) is strictly decreasing in the size over the whole input range (0…2^50), adjacent sizes included.
+    @Test func largestsScoreOrdersAsTheFootprint() {
+        var random = SplitMix64(seed: 9)
+        let score = { (f: Int) in LargestPolicy().decayingScore(KillCandidate(app: 0, footprintBytes: f))!.value(at: 0) }
+        for _ in 0..<20_000 {
+            let a = Int(random.below(1 << 50))
+            let b = random.below(2) == 0 ? a + 1 : Int(random.below(1 << 50) + 1)
+            #expect((score(a) > score(b)) == (a < b) && (score(a) == score(b)) == (a == b), "\(a) against \(b)")
+        }
+        #expect(score((1 << 50) - 1) > score(1 << 50))
+    }
+
     /// The score the tournament evaluates is the policy's own double, bit for bit, for any candidate at any time.
     @Test func aDecayingScoreIsThePolicysArithmetic() {
         var random = SplitMix64(seed: 4)
@@ -90,8 +120,18 @@ import Testing
             #expect(lfu.decayingScore(c)!.value(at: later).bitPattern == legacyLFU.frequency.value(c.app, at: later).bitPattern)
             #expect(cost.decayingScore(c)!.value(at: later).bitPattern == legacyCost.value(c, at: later).bitPattern)
         }
-        #expect(LFUPolicy().hasDecayingScore && CostPolicy().hasDecayingScore)
-        #expect(!LRUPolicy().hasDecayingScore && !LargestPolicy().hasDecayingScore && !LegacyLFUPolicy(halfLifeHours: 1).hasDecayingScore)
+        #expect(LFUPolicy().hasDecayingScore && CostPolicy().hasDecayingScore && LargestPolicy().hasDecayingScore)
+        #expect(!LRUPolicy().hasDecayingScore && !LegacyLFUPolicy(halfLifeHours: 1).hasDecayingScore)
+    }
+}
+
+/// `largest` as it ranked before issue 23: its scan alone (no score, so the replay scans every cached object).
+struct ScanningLargestPolicy: EvictionPolicy {
+    var descriptor: PolicyDescriptor { LargestPolicy().descriptor }
+    func band(for priorityClass: PriorityClass) -> Int { LargestPolicy().band(for: priorityClass) }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        var largest = LargestPolicy()
+        return largest.selectVictim(among: candidates, context: context)
     }
 }
 

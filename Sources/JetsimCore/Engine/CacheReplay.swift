@@ -47,7 +47,7 @@ struct CachedObject {
 ///
 /// Like `Simulator`, this driver owns every byte of accounting and the policy only ranks: through its
 /// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), through its
-/// `decayingScore` when it has one (`lfu`, `cost`: kept in a `KineticTournament`, O(log n) a request and an eviction,
+/// `decayingScore` when it has one (`lfu`, `cost`, `largest`: kept in a `KineticTournament`, O(log n) a request and an eviction,
 /// the scan's victims exactly), otherwise by `selectVictim` over every resident object but the one requested.
 /// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
 /// of use, launch and band entry.

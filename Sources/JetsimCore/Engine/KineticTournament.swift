@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Kill candidates ranked by a score that decays with time (`DecayingScore`: `lfu`, `cost`), smallest first, ties to
+/// Kill candidates ranked by a score that decays with time (`DecayingScore`: `lfu`, `cost`, `largest`), smallest first, ties to
 /// the smallest sequence (`lastUseSequence`) — exactly the victim the policy's scan picks at the same time, in
 /// O(log n) per insert, removal or query instead of O(n) per query.
 ///

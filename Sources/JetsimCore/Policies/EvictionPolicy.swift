@@ -24,8 +24,9 @@ public protocol EvictionPolicy: Sendable {
     func rankingKey(_ inputs: RankingInputs) -> RankingKey?
 
     /// For a policy that kills the candidate of smallest decaying score first, ties to the smallest
-    /// `lastUseSequence` (`lfu`, `cost`): the candidate's score as a function of time. `selectVictim` must pick
-    /// exactly that candidate, comparing `value(at: context.now)` as doubles; the score may change only when the
+    /// `lastUseSequence` (`lfu`, `cost`, and `largest`'s constant 1 / (footprint + 1)): the candidate's score as a
+    /// function of time. `selectVictim` must pick exactly that candidate, comparing `value(at: context.now)` as doubles
+    /// (or an order proved identical: `largest` compares footprints); the score may change only when the
     /// policy is told of an open of that app (`didOpen`) or the candidate's footprint or relaunch cost changes.
     /// The cache replay then keeps its candidates in a `KineticTournament` (debug builds check it against
     /// `selectVictim`). nil, the default: the replay scans. The full engine always scans for these policies: its kill
