@@ -99,7 +99,7 @@ struct PolicyReplayCell<Policy: EvictionPolicy>: ReplayCell {
     let policyName: String
 }
 
-// The built-ins with a ranking key or a decaying score, as concrete types: a witness of a concrete type is compiled for it, so these
+// The built-ins with an index (a ranking key, a decaying score, a draw by position), as concrete types: a witness of a concrete type is compiled for it, so these
 // cells run a loop specialised for their policy (the replay's code is inlinable).
 struct LRUReplayCell: ReplayCell {
     var cache: CacheReplay<LRUPolicy>
@@ -126,6 +126,16 @@ struct CostReplayCell: ReplayCell {
     let policyName: String
 }
 
+struct LargestReplayCell: ReplayCell {
+    var cache: CacheReplay<LargestPolicy>
+    let policyName: String
+}
+
+struct RandomReplayCell: ReplayCell {
+    var cache: CacheReplay<RandomPolicy>
+    let policyName: String
+}
+
 /// A cell for `policy` at `capacity` bytes.
 func makeCell(_ policy: any EvictionPolicy, capacity: Int) -> any ReplayCell {
     let name = policy.descriptor.displayName
@@ -135,6 +145,8 @@ func makeCell(_ policy: any EvictionPolicy, capacity: Int) -> any ReplayCell {
     case let p as XNUPolicy: return XNUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
     case let p as LFUPolicy: return LFUReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
     case let p as CostPolicy: return CostReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as LargestPolicy: return LargestReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
+    case let p as RandomPolicy: return RandomReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name)
     default:
         func cell<P: EvictionPolicy>(_ p: P) -> any ReplayCell { PolicyReplayCell(cache: CacheReplay(capacityBytes: capacity, policy: p), policyName: name) }
         return cell(policy)

@@ -53,8 +53,12 @@ public final class CSVReader {
         guard index >= 0 && index < scanner.fieldEnds.count else {
             return try body(UnsafeBufferPointer(start: nil, count: 0))
         }
-        let start = index == 0 ? 0 : scanner.fieldEnds[index - 1]
         let end = scanner.fieldEnds[index]
+        if scanner.fieldsInBuffer {   // fields in the read buffer, one delimiter apart
+            let start = index == 0 ? scanner.rowStart : scanner.fieldEnds[index - 1] + 1
+            return try scanner.buffer.withUnsafeBufferPointer { all in try body(UnsafeBufferPointer(rebasing: all[start..<end])) }
+        }
+        let start = index == 0 ? 0 : scanner.fieldEnds[index - 1]
         return try scanner.row.withUnsafeBufferPointer { all in
             try body(UnsafeBufferPointer(rebasing: all[start..<end]))
         }
@@ -84,8 +88,13 @@ struct RowScanner {
     var atEOF = false
     var lineNumber = 0
     var nextLineNumber = 1
+    /// The current row's fields, unquoted, one after another (`fieldEnds`: where each ends), unless `fieldsInBuffer`.
     var row: [UInt8] = []
     var fieldEnds: [Int] = []
+    /// The current row is an unquoted line still in `buffer`: its fields start at `rowStart` and end at `fieldEnds`
+    /// there, one delimiter apart (nothing copied).
+    var fieldsInBuffer = false
+    var rowStart = 0
     /// False until the first row has looked for a byte order mark.
     var pastStart = false
 
@@ -136,9 +145,49 @@ struct RowScanner {
         if limit - position >= 3, buffer[position..<position + 3].elementsEqual(CSVReader.byteOrderMark) { position += 3 }
     }
 
+    /// The common row at once: when the buffer holds the whole line up to its `\n` and the line has no quote, its
+    /// fields are found in one pass and left where they are (`fieldsInBuffer`); false (nothing consumed) for any other
+    /// line, which the byte loop below reads. The fields are the loop's: a `\r` just before the `\n` is dropped, any
+    /// other kept.
+    @inline(__always)
+    private mutating func takeUnquotedLine() -> Bool {
+        let start = position, available = limit - position
+        guard available > 0 else { return false }
+        let delimiter = self.delimiter
+        var fields = fieldEnds   // moved out and back, so that `self` is not touched while its buffer is borrowed
+        fieldEnds = []
+        defer { fieldEnds = fields }
+        let end = buffer.withUnsafeBufferPointer { b -> Int in
+            guard let base = b.baseAddress, let hit = memchr(base + start, 10, available) else { return -1 }
+            let end = start + (UnsafeRawPointer(hit) - UnsafeRawPointer(base + start))
+            var fieldStart = start
+            for at in start..<end {
+                let c = base[at]
+                if c == delimiter {
+                    fields.append(at)
+                    fieldStart = at + 1
+                } else if c == UInt8(ascii: "\"") {
+                    return -1
+                }
+            }
+            fields.append(end > fieldStart && base[end - 1] == UInt8(ascii: "\r") ? end - 1 : end)
+            return end
+        }
+        guard end >= 0 else {
+            fields.removeAll(keepingCapacity: true)
+            return false
+        }
+        fieldsInBuffer = true
+        rowStart = start
+        position = end + 1
+        nextLineNumber += 1
+        return true
+    }
+
     mutating func nextRow() throws(InputError) -> Bool {
         row.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
+        fieldsInBuffer = false
         if !pastStart {
             pastStart = true
             try skipByteOrderMark()
@@ -155,6 +204,7 @@ struct RowScanner {
             break
         }
         lineNumber = nextLineNumber
+        if takeUnquotedLine() { return true }
         var fieldStart = true
         var inQuotes = false
         while let b = try peek() {

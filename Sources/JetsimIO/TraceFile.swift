@@ -205,9 +205,15 @@ public final class TraceReader {
 
     private static func eventKind(_ raw: UnsafeBufferPointer<UInt8>) -> TraceEventKind? {
         let b = DecimalParser.trimmed(raw)
-        for kind in TraceEventKind.allCases where kind.traceName.utf8.elementsEqual(b) { return kind }
+        guard let bytes = b.baseAddress else { return nil }
+        for (name, kind) in eventNames where name.count == b.count {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes, b.count) == 0 }) { return kind }
+        }
         return nil
     }
+
+    /// Each event's name as bytes (compared per row without building or walking a `String`).
+    private static let eventNames = TraceEventKind.allCases.map { (Array($0.traceName.utf8), $0) }
 }
 
 /// The two halves' events (nil: that half has a problem), each written once by its own thread.

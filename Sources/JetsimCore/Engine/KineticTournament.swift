@@ -282,6 +282,11 @@ struct KineticTournament {
     @inlinable @inline(__always) func duel(_ a: Int, _ b: Int) -> (winner: Int, until: Int) {
         let ea = entries[a], eb = entries[b]
         let constantA = now >= ea.constantFrom, constantB = now >= eb.constantFrom
+        // Two constant scores (`largest`'s always; decayed ones for good): their doubles decide for ever, as below.
+        if constantA && constantB {
+            let sa = ea.constantValue, sb = eb.constantValue
+            return (sa < sb || (sa == sb && ea.sequence < eb.sequence) ? a : b, Int.max)
+        }
         if (constantA || now < ea.preciseUntil) && (constantB || now < eb.preciseUntil) {
             let sa = constantA ? ea.constantValue : ea.intercept + ea.slope * decay
             let sb = constantB ? eb.constantValue : eb.intercept + eb.slope * decay
