@@ -34,7 +34,7 @@ valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$jetsim" run --device iphone-x --apps "$work/gen/apps.csv" --trace "$work/gen/trace.csv" --sample-interval 1h \
     --out "$work/out" --quiet 2> "$work/valgrind.log"
 instructions=$(callgrind_annotate --inclusive=yes "$work/callgrind.out" 2>/dev/null | { grep "$symbol" || true; } \
-    | awk '{ gsub(",", "", $1); if ($1 + 0 > max) max = $1 + 0 } END { print max + 0 }')
+    | awk '{ gsub(",", "", $1); if ($1 + 0 > max) max = $1 + 0 } END { printf "%.0f\n", max }')
 if [ "$instructions" -eq 0 ]; then
     echo "instructions-per-event: nothing counted; was Simulator.process renamed? (symbol $symbol)" >&2
     exit 1

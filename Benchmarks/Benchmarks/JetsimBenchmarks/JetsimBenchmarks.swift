@@ -100,6 +100,39 @@ let benchmarks: @Sendable () -> Void = {
     replayBenchmark("CacheReplay-lfu-1M-requests", LFUPolicy()) { $0 / 10 * 1_000_000 }
     replayBenchmark("CacheReplay-cost-1M-requests", CostPolicy()) { $0 / 10 * 1_000_000 }
 
+    // The rest of the built-ins that replay a stream: xnu (a ranking key, as lru), random (a draw by position in the
+    // resident set) and largest (a constant score in the KineticTournament; before issue 23 a scan per eviction).
+    replayBenchmark("CacheReplay-xnu-1M-requests", XNUPolicy()) { $0 }
+    replayBenchmark("CacheReplay-random-1M-requests", RandomPolicy(seed: 1)) { $0 }
+    replayBenchmark("CacheReplay-largest-1M-requests", LargestPolicy()) { $0 }
+
+    /// Batch `batch` of the Zipf requests through each of `cells`, ten requests per second.
+    func replay<P: EvictionPolicy>(_ cells: inout [CacheReplay<P>], _ batch: Range<Int>) {
+        for c in cells.indices {
+            for k in batch { cells[c].request(zipf.objects[k], size: zipf.sizes[k], time: k / 10 * 1_000_000) }
+        }
+    }
+
+    // A one-pass grid, as `jetsim cachesim` runs it on one thread: 5 policies × 3 capacities (0.1, 1 and 10 % of the
+    // working set), each batch of 4 096 requests through every cell in turn.
+    Benchmark("CacheGrid-5x3-1M-requests", configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 5,
+                                                               thresholds: exactCount)) { benchmark in
+        let capacities = [zipf.onePercentCapacity / 10, zipf.onePercentCapacity, zipf.onePercentCapacity * 10]
+        for _ in benchmark.scaledIterations {
+            var lru = capacities.map { CacheReplay(capacityBytes: $0, policy: LRUPolicy()) }
+            var fifo = capacities.map { CacheReplay(capacityBytes: $0, policy: FIFOPolicy()) }
+            var lfu = capacities.map { CacheReplay(capacityBytes: $0, policy: LFUPolicy()) }
+            var random = capacities.map { CacheReplay(capacityBytes: $0, policy: RandomPolicy(seed: 1)) }
+            var largest = capacities.map { CacheReplay(capacityBytes: $0, policy: LargestPolicy()) }
+            for start in stride(from: 0, to: zipf.objects.count, by: 4096) {
+                let batch = start..<min(zipf.objects.count, start + 4096)
+                replay(&lru, batch); replay(&fifo, batch); replay(&lfu, batch); replay(&random, batch); replay(&largest, batch)
+            }
+            blackHole(lru[0].counters.misses + fifo[0].counters.misses + lfu[0].counters.misses + random[0].counters.misses
+                      + largest[0].counters.misses)
+        }
+    }
+
     // Ranking cost of every built-in policy: one decision among 100 candidates.
     let candidates = (0..<100).map { k in
         KillCandidate(app: Int32(k), state: k % 7 == 0 ? .background : .suspended, priorityClass: k % 7 == 0 ? .backgroundWork : .idle,

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The cache replay's instructions per request for every built-in policy that can replay a stream, and for a one-pass
+# grid (5 policies × 3 capacities), counted by valgrind's callgrind inside `CacheReplayRunner.replayBatch` only (so
+# parsing and cache.csv are left out) through a release `jetsim cachesim --jobs 1` on a seeded Zipf trace
+# (Tests/CrossCheck/zipf_trace.py: 200 000 requests over 20 000 objects, ten per second, capacity 10 % of the
+# working set). Instruction counts are deterministic, unlike wall clock on this 2-core VM: this is the cache replay's
+# speed gate in `.ci/run`, as instructions-per-event.sh is the full engine's.
+#
+#   bash Benchmarks/instructions-per-request.sh           # measure; fails when a count is above its threshold by > 2 %
+#   bash Benchmarks/instructions-per-request.sh --update  # write the measured counts as the new thresholds
+#
+# Needs valgrind, objcopy (Debian: valgrind, binutils) and python3. Thresholds, one "name count" line each:
+# Benchmarks/Thresholds/instructions-per-request.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+threshold_file=Benchmarks/Thresholds/instructions-per-request.txt
+tolerance_percent=2
+symbol='CacheReplayRunnerV11replayBatch'
+# name, then cachesim's --policy and --capacity (the grid: each request through 15 cells; counted per request).
+cases=(
+    "lru lru 0.1" "fifo fifo 0.1" "xnu xnu 0.1" "random random 0.1" "lfu lfu 0.1" "cost cost 0.1" "largest largest 0.1"
+    "grid-5x3 lru,fifo,lfu,random,largest 0.01,0.1,0.3"
+)
+
+for tool in valgrind objcopy python3; do
+    command -v $tool >/dev/null || { echo "instructions-per-request: $tool is not installed (apt-get install valgrind binutils python3)" >&2; exit 1; }
+done
+swift build -c release --product jetsim >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+jetsim="$work/jetsim"   # valgrind 3.19 cannot read this toolchain's DWARF 5: a copy without it
+objcopy --strip-debug .build/release/jetsim "$jetsim"
+requests=200000
+python3 Tests/CrossCheck/zipf_trace.py --requests $requests --objects 20000 --seed 42 --out "$work/trace.csv" >/dev/null
+
+measured=()
+worse=0
+for entry in "${cases[@]}"; do
+    read -r name policy capacity <<< "$entry"
+    valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" "$jetsim" cachesim --trace "$work/trace.csv" \
+        --policy "$policy" --capacity "$capacity" --jobs 1 --out "$work/$name" --quiet 2> "$work/$name.log"
+    instructions=$(callgrind_annotate --inclusive=yes "$work/$name.out" 2>/dev/null | { grep "$symbol" || true; } \
+        | awk '{ gsub(",", "", $1); if ($1 + 0 > max) max = $1 + 0 } END { printf "%.0f\n", max }')
+    if [ "$instructions" -eq 0 ]; then
+        echo "instructions-per-request: nothing counted for $name; was replayBatch renamed? (symbol $symbol)" >&2
+        exit 1
+    fi
+    per_request=$((instructions / requests))
+    measured+=("$name $per_request")
+    if [ "${1:-}" = "--update" ]; then echo "$name: $per_request instructions per request"; continue; fi
+    threshold=$(awk -v n="$name" '$1 == n { print $2 }' "$threshold_file")
+    if [ -z "$threshold" ]; then echo "$name: $per_request per request, no threshold (run with --update)"; worse=1; continue; fi
+    limit=$((threshold * (100 + tolerance_percent) / 100))
+    if [ "$per_request" -gt "$limit" ]; then
+        echo "$name: WORSE ($per_request instructions per request > $threshold + $tolerance_percent % = $limit)"
+        worse=1
+    elif [ "$per_request" -lt $((threshold * (100 - tolerance_percent) / 100)) ]; then
+        echo "$name: BETTER ($per_request instructions per request against $threshold; refresh with --update)"
+    else
+        echo "$name: EQUAL ($per_request instructions per request against $threshold ± $tolerance_percent %)"
+    fi
+done
+if [ "${1:-}" = "--update" ]; then
+    printf '%s\n' "${measured[@]}" > "$threshold_file"
+    echo "thresholds written: $threshold_file"
+fi
+exit $worse
