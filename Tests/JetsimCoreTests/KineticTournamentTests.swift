@@ -27,7 +27,7 @@ import Testing
                              divisor: offset == 0 && random.below(2) == 0 ? 1 : divisors[Int(random.below(4))])
     }
 
-    /// Random inserts, removals and queries, time moving by steps from 0 to thousands of half-lives, against a scan.
+    /// Random inserts, in-place updates, removals and queries, time moving by steps from 0 to thousands of half-lives, against a scan.
     func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, steps: Int = 6000) {
         var random = SplitMix64(seed: seed)
         let ids = 48
@@ -47,14 +47,16 @@ import Testing
             let id = Int32(random.below(UInt64(ids)))
             switch random.below(3) {
             case 0:
+                sequence += 1 + random.below(3)
+                // Sequences mostly follow time (as last uses do), sometimes not.
+                let s = random.below(4) == 0 ? random.below(1_000_000) : sequence * 1_000_000
+                let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: offset)
                 if members[id] == nil {
-                    sequence += 1 + random.below(3)
-                    // Sequences mostly follow time (as last uses do), sometimes not.
-                    let s = random.below(4) == 0 ? random.below(1_000_000) : sequence * 1_000_000
-                    let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: offset)
                     tournament.insert(id, score: score, sequence: s, at: time)
-                    members[id] = (score, s)
+                } else {   // a member re-scored in place (the cache replay's hit, once the object leaves the foreground)
+                    tournament.update(id, score: score, sequence: s, at: time)
                 }
+                members[id] = (score, s)
             case 1:
                 if members[id] != nil {
                     tournament.remove(id, at: time)

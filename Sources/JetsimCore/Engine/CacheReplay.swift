@@ -127,10 +127,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
             _counters.hits += 1
-            // A keyed object stays in its list: no eviction comes before it leaves the foreground (every request makes
-            // the previous one leave before it evicts), and leaving re-keys it in place, so a key that did not change
-            // (`fifo`'s arrival) costs nothing instead of a walk back from the tail past every later arrival.
-            if decaying { scored?.remove(object, at: time) }
+            // A keyed or scored object stays in its index: no eviction comes before it leaves the foreground (every
+            // request makes the previous one leave before it evicts), and leaving re-keys or re-scores it in place, so
+            // a key that did not change (`fifo`'s arrival) costs nothing instead of a walk back from the tail past
+            // every later arrival, and a score costs one walk up the tournament instead of a removal and an insertion.
             return
         }
         _counters.misses += 1
@@ -169,7 +169,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if keyed {
             ranked.update(object, key: _policy.rankingKey(rankingInputs(o)))
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
-            scored?.insert(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+            if scored?.contains(object) == true {   // a hit: still there with its score from before
+                scored?.update(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+            } else {
+                scored?.insert(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+            }
         }
     }
 

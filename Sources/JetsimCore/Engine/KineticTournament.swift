@@ -145,6 +145,24 @@ struct KineticTournament {
         _checkInvariants()
     }
 
+    /// Gives member `id` a new score and tie-break at `time`: one walk up from its leaf where a removal and an insertion
+    /// would take two. The walk stops at the first node that comes out as it was and is not won by `id` (a node won by
+    /// `id` is a duel its parent reads with the new score).
+    @inlinable mutating func update(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
+        advance(to: time)
+        let slot = Int(slotOf[Int(id)])
+        entries[slot] = Self.entry(id, score: score, sequence: sequence, base: base)
+        var k = (leaves + slot) >> 1
+        while k >= 1 {
+            let before = nodes[k]
+            duel(k)
+            if nodes[k].winner == before.winner && nodes[k].melt == before.melt && Int(nodes[k].winner) != slot { break }
+            k >>= 1
+        }
+        _checkInvariants()
+    }
+
     /// Every member's id (debug checks: the scan the tournament must agree with).
     @usableFromInline func members() -> [Int32] { entries.indices.filter { nodes[leaves + $0].winner >= 0 }.map { entries[$0].id } }
 
