@@ -147,42 +147,31 @@ public enum ReportFiles {
     /// One `kills.csv` row, written in place.
     static func killRow(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], into w: inout RowWriter) {
         let name = appNames.indices.contains(Int(k.app)) ? appNames[Int(k.app)] : []
-        do {
-            w.fixed(k.time, over: Units.microsPerSecond, decimals: 3)
-            w.byte(44)
-            w.bytes(name)
-            w.byte(44)
-            w.bytes(k.reason.reportName)
-            w.byte(44)
-            w.bytes(k.state.reportName)
-            w.byte(44)
-            w.integer(k.band)
-            w.byte(44)
-            w.fixed(k.footprintBytes, over: Units.mebibyte, decimals: 3)
-            w.byte(44)
-            w.fixed(k.idleMicros, over: Units.microsPerSecond, decimals: 3)
-            w.byte(44)
-            w.fixed(k.availableBefore, over: Units.mebibyte, decimals: 3)
-            w.byte(44)
-            w.fixed(k.availableAfter, over: Units.mebibyte, decimals: 3)
-            w.byte(44)
-            w.bytes(policy)
-            w.byte(44)
-            w.bytes(k.priorityClass.reportName)
-            if k.userVisible { w.bytes(",true\n") } else { w.bytes(",false\n") }
-        }
+        w.fixed(k.time, over: Units.microsPerSecond, decimals: 3)
+        w.byte(44)
+        w.bytes(name)
+        w.byte(44)
+        w.bytes(k.reason.reportName)
+        w.byte(44)
+        w.bytes(k.state.reportName)
+        w.byte(44)
+        w.integer(k.band)
+        w.byte(44)
+        w.fixed(k.footprintBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.fixed(k.idleMicros, over: Units.microsPerSecond, decimals: 3)
+        w.byte(44)
+        w.fixed(k.availableBefore, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.fixed(k.availableAfter, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.bytes(policy)
+        w.byte(44)
+        w.bytes(k.priorityClass.reportName)
+        if k.userVisible { w.bytes(",true\n") } else { w.bytes(",false\n") }
     }
 
     public static func field(_ text: String) -> [UInt8] { Array(CSVLine.field(text).utf8) }
-
-    static func appendInteger(_ v: Int, to out: inout [UInt8]) {
-        if v < 0 { out.append(45) }
-        FixedPoint.appendDigits(v.magnitude, to: &out)
-    }
-
-    static func appendMebibytes(_ bytes: Int, to out: inout [UInt8]) {
-        FixedPoint.append(bytes, over: Units.mebibyte, decimals: 3, to: &out)
-    }
 
     // MARK: apps.csv
 
@@ -222,24 +211,22 @@ public enum ReportFiles {
 
     /// One `timeseries.csv` row, written in place.
     static func sampleRow(_ s: MemorySample, into w: inout RowWriter) {
-        do {
-            w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
-            w.byte(44)
-            w.fixed(s.availableBytes, over: Units.mebibyte, decimals: 3)
-            w.byte(44)
-            w.bytes(s.pressure.reportName)
-            w.byte(44)
-            w.integer(s.residentApps)
-            w.byte(44)
-            w.integer(s.suspendedApps)
-            w.byte(44)
-            w.fixed(s.compressorBytes, over: Units.mebibyte, decimals: 3)
-            w.byte(44)
-            w.fixed(s.freeBytes, over: Units.mebibyte, decimals: 3)
-            w.byte(44)
-            w.fixed(s.footprintBytes, over: Units.mebibyte, decimals: 3)
-            w.byte(10)
-        }
+        w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
+        w.byte(44)
+        w.fixed(s.availableBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.bytes(s.pressure.reportName)
+        w.byte(44)
+        w.integer(s.residentApps)
+        w.byte(44)
+        w.integer(s.suspendedApps)
+        w.byte(44)
+        w.fixed(s.compressorBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.fixed(s.freeBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.fixed(s.footprintBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(10)
     }
 
     // MARK: events.csv

@@ -14,17 +14,21 @@ public enum ResidencyReport {
         }
         let names = labels.appNames.map(ReportFiles.field)
         for record in r.residency {
-            out += prefix
-            FixedPoint.append(record.time, over: Units.microsPerSecond, decimals: 3, to: &out)
-            out.append(44)
-            out += names.indices.contains(Int(record.app)) ? names[Int(record.app)] : []
-            out.append(44)
-            out.append(contentsOf: record.state.reportName.utf8)
-            out.append(44)
-            ReportFiles.appendInteger(record.band, to: &out)
-            out.append(44)
-            ReportFiles.appendMebibytes(record.footprintBytes, to: &out)
-            out.append(10)
+            let name = names.indices.contains(Int(record.app)) ? names[Int(record.app)] : []
+            // The widest row: the prefix and the name, a time and a footprint at their widest, a band, a state, separators.
+            RowWriter.appending(to: &out, capacity: prefix.count + name.count + 128) { w in
+                w.bytes(prefix)
+                w.fixed(record.time, over: Units.microsPerSecond, decimals: 3)
+                w.byte(44)
+                w.bytes(name)
+                w.byte(44)
+                w.bytes(record.state.reportName)
+                w.byte(44)
+                w.integer(record.band)
+                w.byte(44)
+                w.fixed(record.footprintBytes, over: Units.mebibyte, decimals: 3)
+                w.byte(10)
+            }
         }
     }
 
