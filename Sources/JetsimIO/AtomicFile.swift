@@ -13,8 +13,13 @@ public final class AtomicFile {
     public let path: String
     private let temporaryPath: String
     private var fd: Int32
-    private var buffer: [UInt8] = []
+    /// Bytes not yet written: `used` of `capacity`, flushed once `flushSize` are waiting. Rows are rendered straight
+    /// into it (`writeRow`), with no intermediate array.
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity = AtomicFile.flushSize + 4096
+    private var used = 0
     private var committed = false
+    private static let flushSize = 1 << 16
 
     /// Whether `commit()` has put the file in place.
     public var isCommitted: Bool { committed }
@@ -27,14 +32,16 @@ public final class AtomicFile {
         temporaryPath = "\(dir)/.\(base).\(getpid()).tmp"
         TemporaryFiles.shared.register(temporaryPath)
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        buffer = .allocate(capacity: capacity)
         guard fd >= 0 else {
+            buffer.deallocate()
             TemporaryFiles.shared.unregister(temporaryPath)
             throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
         }
-        buffer.reserveCapacity(1 << 16)
     }
 
     deinit {
+        buffer.deallocate()
         if fd >= 0 { close(fd) }
         if !committed {
             unlink(temporaryPath)
@@ -43,32 +50,50 @@ public final class AtomicFile {
     }
 
     public func write(_ text: String) throws(InputError) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { try flush() }
+        try write(bytes: Array(text.utf8))
     }
 
     public func write(bytes: [UInt8]) throws(InputError) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { try flush() }
+        try bytes.withUnsafeBufferPointer { bytes throws(InputError) in try write(bytes) }
     }
 
-    /// Appends one row built in place (`RowWriter`, at most `capacity` bytes), without an intermediate array.
-    public func writeRow(capacity: Int, _ body: (inout RowWriter) -> Void) throws(InputError) {
-        RowWriter.appending(to: &buffer, capacity: capacity, body)
-        if buffer.count >= 1 << 16 { try flush() }
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(InputError) {
+        guard let source = bytes.baseAddress else { return }
+        try reserve(bytes.count)
+        (buffer + used).initialize(from: source, count: bytes.count)
+        used += bytes.count
+        if used >= Self.flushSize { try flush() }
+    }
+
+    /// Appends one row rendered in place (`RowWriter`, at most `capacity` bytes) at the end of the buffer.
+    public func writeRow(capacity rowCapacity: Int, _ body: (inout RowWriter) -> Void) throws(InputError) {
+        try reserve(rowCapacity)
+        used += RowWriter.render(into: buffer + used, capacity: rowCapacity, body)
+        if used >= Self.flushSize { try flush() }
+    }
+
+    /// Room for `count` more bytes: flushes, and grows the buffer for a row wider than it.
+    private func reserve(_ count: Int) throws(InputError) {
+        guard used + count > capacity else { return }
+        try flush()
+        if count > capacity {
+            buffer.deallocate()
+            capacity = count
+            buffer = .allocate(capacity: capacity)
+        }
     }
 
     private func flush() throws(InputError) {
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + offset, raw.count - offset) }
+        while offset < used {
+            let n = posixWrite(fd, buffer + offset, used - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
+        used = 0
     }
 
     /// Flushes, closes and renames the file into place.

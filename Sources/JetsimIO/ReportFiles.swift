@@ -212,6 +212,12 @@ public enum ReportFiles {
     /// One `timeseries.csv` row, written in place.
     static func sampleRow(_ s: MemorySample, into w: inout RowWriter) {
         w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
+        sampleState(s, into: &w)
+    }
+
+    /// A `timeseries.csv` row after its time (from the first comma to the newline): the same for every sample of an
+    /// unchanged state.
+    static func sampleState(_ s: MemorySample, into w: inout RowWriter) {
         w.byte(44)
         w.fixed(s.availableBytes, over: Units.mebibyte, decimals: 3)
         w.byte(44)
@@ -290,6 +296,10 @@ public final class ReportStream: SimulationRecordSink {
     /// App names and the policy as ready CSV fields, and one line's bytes reused row after row.
     private let appFields: [[UInt8]]
     private let policyField: [UInt8]
+    /// The last sample whose row was rendered, and that row after its time: a sample of the same state reuses it.
+    private var previousSample: MemorySample?
+    private let previousSampleState = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ReportFiles.sampleRowCapacity)
+    private var previousSampleStateCount = 0
     public private(set) var failure: InputError?
 
     public init(directory: String, appNames: [String], policy: String, events withEvents: Bool) throws(InputError) {
@@ -303,6 +313,8 @@ public final class ReportStream: SimulationRecordSink {
         try timeseries.write(CSVLine.of(ReportFiles.timeseriesHeader))
         try events?.write(CSVLine.of(ReportFiles.eventsHeader))
     }
+
+    deinit { previousSampleState.deallocate() }
 
     /// Every streamed file, for `ReportFiles.write(streamed:)`.
     public var files: [AtomicFile] { [kills, timeseries] + (events.map { [$0] } ?? []) }
@@ -326,6 +338,24 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(sample: MemorySample) {
         guard failure == nil else { return }
-        do { try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { ReportFiles.sampleRow(sample, into: &$0) } } catch { failure = error }
+        do {
+            if let previous = previousSample, sample.differsOnlyInTime(from: previous) {
+                let state = UnsafeBufferPointer(rebasing: previousSampleState[..<previousSampleStateCount])
+                try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
+                    w.fixed(sample.time, over: Units.microsPerSecond, decimals: 3)
+                    w.bytes(state)
+                }
+            } else {
+                let reuse = previousSampleState
+                var count = 0
+                try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
+                    w.fixed(sample.time, over: Units.microsPerSecond, decimals: 3)
+                    let start = w.count
+                    ReportFiles.sampleState(sample, into: &w)
+                    count = reuse.initialize(fromContentsOf: w.written(from: start))
+                }
+                (previousSample, previousSampleStateCount) = (sample, count)
+            }
+        } catch { failure = error }
     }
 }

@@ -31,9 +31,13 @@ import Testing
 
     /// Runs the events; with `padding`, an extra event halfway through every gap: a zero-byte `alloc` of the app
     /// then in the foreground (handled, so the pressure response runs then) or, with none, an ignored `mode_stop`.
-    static func run(_ events: [TraceEvent], options: SimulationOptions = .init(), padding: Bool = false) throws -> SimulationResult {
+    /// With `probing`, the timers due by the middle of every gap fire before its event does (as `validate`'s probes
+    /// make them).
+    static func run(_ events: [TraceEvent], options: SimulationOptions = .init(), padding: Bool = false,
+                    probing: Bool = false) throws -> SimulationResult {
         var h = try Harness(device: device(), apps: StressTests.apps(), policy: XNUPolicy(), options: options)
         for (k, e) in events.enumerated() {
+            if probing && k > 0 { h.sim.fireTimers(through: events[k - 1].time + (e.time - events[k - 1].time) / 2) }
             if padding && k > 0 {
                 let between = events[k - 1].time + (e.time - events[k - 1].time) / 2
                 if let app = h.sim.foregroundApp {
@@ -69,6 +73,20 @@ import Testing
                     && observed.compressedBytes == plain.compressedBytes && observed.freezes == plain.freezes
                     && observed.memoryWarnings == plain.memoryWarnings && observed.microsAtWarning == plain.microsAtWarning)
         }
+    }
+
+    /// Samples between events reuse the last one while nothing has changed; a probe that fires them early (after an
+    /// event, before the next) must see the event's changes all the same.
+    @Test func firingTimersEarlyChangesNoSample() throws {
+        var options = SimulationOptions()
+        options.sampleIntervalMicros = sec(7)
+        let events = Self.events(seed: 8)
+        let plain = try Self.run(events, options: options)
+        let probed = try Self.run(events, options: options, probing: true)
+        #expect(plain.samples.count > 10_000)
+        #expect(Set(plain.samples.map(\.footprintBytes)).count > 100, "the samples must follow the state")
+        #expect(probed.samples == plain.samples)
+        #expect(Self.firstDifference(probed.kills, plain.kills) == nil)
     }
 
     @Test func aWarmUpOnlyHidesTheStartOfTheRun() throws {

@@ -71,6 +71,13 @@ public struct MemorySample: Sendable, Equatable, Codable {
     public var suspendedApps: Int
     public var compressorBytes: Int
     public var footprintBytes: Int
+
+    /// Whether the two samples describe the same state, taken at different times or not.
+    public func differsOnlyInTime(from other: MemorySample) -> Bool {
+        var same = other
+        same.time = time
+        return self == same
+    }
 }
 
 /// Receives records as they happen — lifecycle steps (for `events.csv`), kills and samples — so that a long

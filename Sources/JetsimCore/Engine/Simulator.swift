@@ -86,6 +86,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var samples: [MemorySample] = []
     var sampleCount = 0
     var samplesTruncated = false
+    /// The last sample, while no event and no state-changing timer has run since (nil otherwise, and always in
+    /// real-memory mode): a densely sampled run mostly samples a state that has not changed, so it needs no new sum.
+    var unchangedSample: MemorySample?
     var warmupSnapshot: MetricsSnapshot?
     var intervalSnapshots: [MetricsSnapshot] = []
     var peakCompressorSinceSnapshot = 0
@@ -168,6 +171,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         let t = max(event.time, now)
         runTimers(through: t)
         advance(to: t)
+        unchangedSample = nil
         applyForegroundGrowth()
         metrics.counters.events += 1
         let app = event.app
@@ -347,6 +351,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 fire(timer)
                 continue
             }
+            unchangedSample = nil
             // A stale timer (its app relaunched, its work already done) changes nothing: no growth, no response.
             if fire(timer) {
                 respondToPressure()
@@ -418,19 +423,31 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Records the state as of now, with the foreground app's growth projected rather than applied.
     private mutating func takeSample() {
         backing?.sample(at: now)
+        var sample: MemorySample
+        if let unchanged = unchangedSample, !(foreground >= 0 && apps[Int(foreground)].growing) {
+            sample = unchanged
+            sample.time = now
+            assert(sample == measuredSample(), "a sample reused from an unchanged state differs from a fresh one")
+        } else {
+            sample = measuredSample()
+        }
+        unchangedSample = backing == nil ? sample : nil
+        sampleCount += 1
+        if observer.retainsKillsAndSamples { samples.append(sample) }
+        observer.record(sample: sample)
+    }
+
+    private func measuredSample() -> MemorySample {
         var footprint = 0
         for i in resident.members { footprint += apps[Int(i)].footprint }
         var grown = 0
         if foreground >= 0, apps[Int(foreground)].growing { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
         var free = memory.free - grown
         if free < 0 { free = min(0, free + memory.fileBacked) }   // the VM would take clean pages first
-        let sample = MemorySample(
+        return MemorySample(
             time: now, availableBytes: available - grown, freeBytes: free, pressure: pressure,
             residentApps: residentCount, suspendedApps: suspendedCount,
             compressorBytes: memory.compressorPool, footprintBytes: footprint + grown)
-        sampleCount += 1
-        if observer.retainsKillsAndSamples { samples.append(sample) }
-        observer.record(sample: sample)
     }
 
     // MARK: Shared helpers

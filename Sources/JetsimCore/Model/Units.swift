@@ -106,7 +106,9 @@ public struct Share: Sendable, Hashable, Comparable {
 public struct RowWriter {
     @usableFromInline let base: UnsafeMutablePointer<UInt8>
     @usableFromInline let capacity: Int
-    public private(set) var count = 0
+    /// Bytes written so far.
+    public var count: Int { _count }
+    @usableFromInline var _count = 0
 
     @usableFromInline init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         (self.base, self.capacity) = (base, capacity)
@@ -125,12 +127,24 @@ public struct RowWriter {
         }
     }
 
-    @inline(__always)
+    /// Runs `body` on a writer over the `capacity` bytes at `base` (the caller's buffer); returns how many it wrote.
+    public static func render(into base: UnsafeMutablePointer<UInt8>, capacity: Int, _ body: (inout RowWriter) -> Void) -> Int {
+        var writer = RowWriter(base: base, capacity: capacity)
+        body(&writer)
+        return writer.count
+    }
+
+    /// The bytes written since `start` (a `count` read earlier), valid while the row is being written.
+    public func written(from start: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + start, count: _count - start)
+    }
+
+    @inlinable @inline(__always)
     public mutating func byte(_ b: UInt8) {
-        assert(count < capacity, "RowWriter: the row is wider than its buffer")
-        guard count < capacity else { return }
-        base[count] = b
-        count += 1
+        assert(_count < capacity, "RowWriter: the row is wider than its buffer")
+        guard _count < capacity else { return }
+        base[_count] = b
+        _count += 1
     }
 
     public mutating func bytes(_ text: StaticString) {
@@ -146,36 +160,38 @@ public struct RowWriter {
         text.withUnsafeBufferPointer { bytes($0) }
     }
 
+    @inlinable
     public mutating func bytes(_ text: UnsafeBufferPointer<UInt8>) {
-        assert(count + text.count <= capacity, "RowWriter: the row is wider than its buffer")
-        guard let source = text.baseAddress, count + text.count <= capacity else { return }
-        (base + count).update(from: source, count: text.count)
-        count += text.count
+        assert(_count + text.count <= capacity, "RowWriter: the row is wider than its buffer")
+        guard let source = text.baseAddress, _count + text.count <= capacity else { return }
+        (base + _count).update(from: source, count: text.count)
+        _count += text.count
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `width` digits.
+    @inlinable
     public mutating func digits(_ value: UInt, width: Int = 1) {
         var n = 1, power: UInt = 10
         while n < 20 && value >= power { n += 1; power &*= 10 }
-        let end = count + max(n, width)
+        let end = _count + max(n, width)
         assert(end <= capacity, "RowWriter: the row is wider than its buffer")
         guard end <= capacity else { return }
         // Right to left, two digits at a time from a table; once the value is spent, the rest are the padding's zeros.
         var v = value, at = end
         let pairs = Self.digitPairs.utf8Start
-        while at - count >= 2 {
+        while at - _count >= 2 {
             let r = Int(truncatingIfNeeded: v % 100)
             v /= 100
             at -= 2
             base[at] = pairs[2 * r]
             base[at + 1] = pairs[2 * r + 1]
         }
-        if at > count { base[count] = 48 + UInt8(truncatingIfNeeded: v % 10) }
-        count = end
+        if at > _count { base[_count] = 48 + UInt8(truncatingIfNeeded: v % 10) }
+        _count = end
     }
 
     /// "00" to "99", for `digits`.
-    static let digitPairs: StaticString = """
+    @usableFromInline static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899
@@ -189,6 +205,7 @@ public struct RowWriter {
 
     /// `numerator / denominator` with `decimals` digits, rounded half away from zero (`FixedPoint.format`'s rule);
     /// a zero denominator renders as 0 with the decimals.
+    @inlinable
     public mutating func fixed(_ numerator: Int, over denominator: Int, decimals: Int) {
         guard denominator != 0 else {
             byte(48)

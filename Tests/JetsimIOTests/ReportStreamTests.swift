@@ -1,0 +1,68 @@
+import Foundation
+@testable import JetsimCore
+@testable import JetsimIO
+import Testing
+
+/// A small seeded generator, so a failure can be replayed.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct ReportStreamTests {
+    /// A sample of an unchanged state reuses the previous row after its time: the file must still read as if every
+    /// row were rendered afresh, whichever single field changes after a run of repeats.
+    @Test func streamedTimeseriesRowsAreTheFreshRenderings() throws {
+        let s = try Scratch()
+        var random = SplitMix(state: 23)
+        var samples: [MemorySample] = []
+        var current = MemorySample(time: 0, availableBytes: 900 << 20, freeBytes: 800 << 20, pressure: .normal, residentApps: 3,
+                                   suspendedApps: 2, compressorBytes: 0, footprintBytes: 100 << 20)
+        for step in 0..<5_000 {
+            current.time = step * 60_000_000 + Int.random(in: 0..<1000, using: &random)
+            if Int.random(in: 0..<10, using: &random) < 3 {   // one field changes, by as little as one byte
+                let delta = Bool.random(using: &random) ? 1 : Int.random(in: 1...(1 << 30), using: &random)
+                switch Int.random(in: 0..<7, using: &random) {
+                case 0: current.availableBytes -= delta
+                case 1: current.freeBytes += delta
+                case 2: current.pressure = PressureLevel.allCases.filter { $0 != current.pressure }.randomElement(using: &random)!
+                case 3: current.residentApps += 1
+                case 4: current.suspendedApps += 1
+                case 5: current.compressorBytes += delta
+                default: current.footprintBytes += delta
+                }
+            }
+            samples.append(current)
+        }
+        let stream = try ReportStream(directory: s.path, appNames: ["a"], policy: "xnu", events: false)
+        for sample in samples { stream.record(sample: sample) }
+        #expect(stream.failure == nil)
+        try stream.timeseries.commit()
+        let written = try String(contentsOfFile: s.path + "/timeseries.csv", encoding: .utf8)
+        let expected = CSVLine.of(ReportFiles.timeseriesHeader) + samples.map(ReportFiles.sampleLine).joined()
+        #expect(written == expected)
+    }
+
+    /// Rows and text wider than the file's buffer are written whole, in order.
+    @Test func rowsWiderThanTheBufferAreWrittenWhole() throws {
+        let s = try Scratch()
+        let file = try AtomicFile(path: s.path + "/wide.csv")
+        let wide = String(repeating: "w", count: 200_000) + "\n"
+        try file.write("head\n")
+        try file.writeRow(capacity: 300_000) { w in
+            for _ in 0..<150_000 { w.byte(120) }
+            w.byte(10)
+        }
+        try file.write(wide)
+        try file.write(bytes: Array("tail\n".utf8))
+        try file.commit()
+        let written = try String(contentsOfFile: s.path + "/wide.csv", encoding: .utf8)
+        #expect(written == "head\n" + String(repeating: "x", count: 150_000) + "\n" + wide + "tail\n")
+    }
+}
