@@ -35,6 +35,15 @@ let package = Package(
             path: "Benchmarks/JetsimBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Jetsim's trace readers alone, for parse-vs-c.sh (measured against Support/CLoop/parse_loop.c).
+        .executableTarget(
+            name: "ParseOnly",
+            dependencies: [
+                .product(name: "JetsimCore", package: rootIdentity),
+                .product(name: "JetsimIO", package: rootIdentity),
+            ],
+            path: "Support/ParseOnly"
+        ),
         // Real-memory mode allocates through jemalloc (loaded at run time, mallocx is not counted by the
         // interposer): it gets its own executable, apart from the allocation-gated suite above.
         .executableTarget(

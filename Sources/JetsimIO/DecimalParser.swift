@@ -49,8 +49,15 @@ public enum DecimalParser {
         guard digits > 0, i == bytes.count else { return nil }
         let (wholeScaled, o) = whole.multipliedReportingOverflow(by: unit)
         if o { return nil }
-        let (high, low) = fraction.multipliedFullWidth(by: unit)
-        let (q, r) = fractionScale.dividingFullWidth((high, low))
+        // fraction × unit / fractionScale, rounded: in 64 bits when the product fits (always for times and MB), else
+        // at full width (a 128-bit division, several times slower).
+        let q: Int, r: Int
+        let (product, o1) = fraction.multipliedReportingOverflow(by: unit)
+        if o1 {
+            (q, r) = fractionScale.dividingFullWidth(fraction.multipliedFullWidth(by: unit))
+        } else {
+            (q, r) = (product / fractionScale, product % fractionScale)
+        }
         let (sum, o2) = wholeScaled.addingReportingOverflow(q + (r * 2 >= fractionScale ? 1 : 0))
         if o2 { return nil }
         return negative ? -sum : sum

@@ -261,6 +261,14 @@ struct AppNameTable {
         return Int32(names.count - 1)
     }
 
+    /// Byte equality by `memcmp` (the generic `elementsEqual` walked the bytes one by one).
+    @inline(__always)
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
+        return memcmp(x, y, a.count) == 0
+    }
+
     @inline(__always)
     static func hash<C: Collection>(_ bytes: C) -> Int where C.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -273,7 +281,7 @@ struct AppNameTable {
         while true {
             let id = slots[s]
             if id < 0 { return nil }
-            if names[Int(id)].elementsEqual(bytes) { return id }
+            if names[Int(id)].withUnsafeBufferPointer({ Self.equal($0, bytes) }) { return id }
             s = (s + 1) & mask
         }
     }

@@ -43,6 +43,31 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         #expect(scaled(" 7 ", unit: 1) == 7)
     }
 
+    /// Against a 128-bit reference, with fractions of 1 to 18 digits: short ones take the 64-bit division, long ones
+    /// times a large unit the full-width one; both must round half up alike.
+    @Test func agreesWithAWideReferenceAtEveryFractionLength() {
+        var random = SplitMix64(seed: 29)
+        var seen = (narrow: 0, wide: 0)
+        for unit in [1, 10, 1_000_000, Units.mebibyte, 1_000_000_000_000] {
+            for digits in 1...18 {
+                for _ in 0..<200 {
+                    let whole = Int.random(in: 0...1_000_000, using: &random)
+                    let scale = (0..<digits).reduce(1) { r, _ in r * 10 }
+                    let fraction = Int.random(in: 0..<scale, using: &random)
+                    let fractionText = String(fraction)
+                    let text = "\(whole)." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+                    let product = Int128(fraction) * Int128(unit)
+                    let rounded = product / Int128(scale) + (product % Int128(scale) * 2 >= Int128(scale) ? 1 : 0)
+                    let expected = Int128(whole) * Int128(unit) + rounded
+                    let parsed: Int128? = scaled(text, unit: unit).map { Int128($0) }
+                    #expect(parsed == expected, "\(text) × \(unit)")
+                    if fraction.multipliedReportingOverflow(by: unit).overflow { seen.wide += 1 } else { seen.narrow += 1 }
+                }
+            }
+        }
+        #expect(seen.narrow > 1000 && seen.wide > 1000, "both divisions must be exercised: \(seen)")
+    }
+
     @Test func rejectsWhatIsNotANumber() {
         for bad in ["", "-", ".", "1e3", "12a", "1.2.3", "NaN", "99999999999999999999"] {
             #expect(scaled(bad, unit: 1_000_000) == nil, "\(bad)")

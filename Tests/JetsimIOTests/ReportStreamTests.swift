@@ -3,24 +3,12 @@ import Foundation
 @testable import JetsimIO
 import Testing
 
-/// A small seeded generator, so a failure can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct ReportStreamTests {
     /// A sample of an unchanged state reuses the previous row after its time: the file must still read as if every
     /// row were rendered afresh, whichever single field changes after a run of repeats.
     @Test func streamedTimeseriesRowsAreTheFreshRenderings() throws {
         let s = try Scratch()
-        var random = SplitMix(state: 23)
+        var random = SplitMix64(seed: 23)
         var samples: [MemorySample] = []
         var current = MemorySample(time: 0, availableBytes: 900 << 20, freeBytes: 800 << 20, pressure: .normal, residentApps: 3,
                                    suspendedApps: 2, compressorBytes: 0, footprintBytes: 100 << 20)
