@@ -33,9 +33,8 @@ public final class AtomicFile {
         TemporaryFiles.shared.register(temporaryPath)
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         buffer = .allocate(capacity: capacity)
+        // Every property is set, so a throw from here on runs deinit, which frees the buffer and unregisters the name.
         guard fd >= 0 else {
-            buffer.deallocate()
-            TemporaryFiles.shared.unregister(temporaryPath)
             throw InputError(file: path, message: "cannot create: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
         }
     }

@@ -36,21 +36,4 @@ import Testing
         let expected = CSVLine.of(ReportFiles.timeseriesHeader) + samples.map(ReportFiles.sampleLine).joined()
         #expect(written == expected)
     }
-
-    /// Rows and text wider than the file's buffer are written whole, in order.
-    @Test func rowsWiderThanTheBufferAreWrittenWhole() throws {
-        let s = try Scratch()
-        let file = try AtomicFile(path: s.path + "/wide.csv")
-        let wide = String(repeating: "w", count: 200_000) + "\n"
-        try file.write("head\n")
-        try file.writeRow(capacity: 300_000) { w in
-            for _ in 0..<150_000 { w.byte(120) }
-            w.byte(10)
-        }
-        try file.write(wide)
-        try file.write(bytes: Array("tail\n".utf8))
-        try file.commit()
-        let written = try String(contentsOfFile: s.path + "/wide.csv", encoding: .utf8)
-        #expect(written == "head\n" + String(repeating: "x", count: 150_000) + "\n" + wide + "tail\n")
-    }
 }
