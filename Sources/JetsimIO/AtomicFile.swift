@@ -49,7 +49,12 @@ public final class AtomicFile {
     }
 
     public func write(_ text: String) throws(InputError) {
-        try write(bytes: Array(text.utf8))
+        var failure: InputError?
+        let contiguous: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in   // a native String: no copy
+            do throws(InputError) { try write(bytes) } catch { failure = error }
+        }
+        if contiguous == nil { try write(bytes: Array(text.utf8)) }   // a bridged or small one
+        if let failure { throw failure }
     }
 
     public func write(bytes: [UInt8]) throws(InputError) {
