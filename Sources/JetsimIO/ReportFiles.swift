@@ -211,8 +211,13 @@ public enum ReportFiles {
 
     /// One `timeseries.csv` row, written in place.
     static func sampleRow(_ s: MemorySample, into w: inout RowWriter) {
-        w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
+        sampleTime(s, into: &w)
         sampleState(s, into: &w)
+    }
+
+    /// A `timeseries.csv` row's first field.
+    static func sampleTime(_ s: MemorySample, into w: inout RowWriter) {
+        w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
     }
 
     /// A `timeseries.csv` row after its time (from the first comma to the newline): the same for every sample of an
@@ -338,24 +343,21 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(sample: MemorySample) {
         guard failure == nil else { return }
+        let unchanged = previousSample.map(sample.differsOnlyInTime) ?? false
+        let (state, stateCount) = (previousSampleState, previousSampleStateCount)
+        var count = stateCount
         do {
-            if let previous = previousSample, sample.differsOnlyInTime(from: previous) {
-                let state = UnsafeBufferPointer(rebasing: previousSampleState[..<previousSampleStateCount])
-                try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
-                    w.fixed(sample.time, over: Units.microsPerSecond, decimals: 3)
-                    w.bytes(state)
-                }
-            } else {
-                let reuse = previousSampleState
-                var count = 0
-                try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
-                    w.fixed(sample.time, over: Units.microsPerSecond, decimals: 3)
+            try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
+                ReportFiles.sampleTime(sample, into: &w)
+                if unchanged {
+                    w.bytes(UnsafeBufferPointer(rebasing: state[..<stateCount]))
+                } else {
                     let start = w.count
                     ReportFiles.sampleState(sample, into: &w)
-                    count = reuse.initialize(fromContentsOf: w.written(from: start))
+                    count = state.initialize(fromContentsOf: w.written(from: start))
                 }
-                (previousSample, previousSampleStateCount) = (sample, count)
             }
         } catch { failure = error }
+        (previousSample, previousSampleStateCount) = (sample, count)
     }
 }

@@ -205,10 +205,7 @@ public final class TraceReader {
 
     private static func eventKind(_ raw: UnsafeBufferPointer<UInt8>) -> TraceEventKind? {
         let b = DecimalParser.trimmed(raw)
-        guard let bytes = b.baseAddress else { return nil }
-        for (name, kind) in eventNames where name.count == b.count {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes, b.count) == 0 }) { return kind }
-        }
+        for (name, kind) in eventNames where name.withUnsafeBufferPointer({ sameBytes($0, b) }) { return kind }
         return nil
     }
 
@@ -222,6 +219,14 @@ private final class HalfResults: @unchecked Sendable {
     private var events: [[TraceEvent]?] = [nil, nil]
     func set(_ k: Int, _ value: [TraceEvent]?) { lock.lock(); events[k] = value; lock.unlock() }
     func get(_ k: Int) -> [TraceEvent]? { lock.lock(); defer { lock.unlock() }; return events[k] }
+}
+
+/// Byte equality by `memcmp` (the generic `elementsEqual` walked the bytes one by one): event and app names.
+@inline(__always)
+private func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
+    return memcmp(x, y, a.count) == 0
 }
 
 /// Maps app names given as bytes to dense ids without building Strings (open addressing, FNV-1a).
@@ -261,14 +266,6 @@ struct AppNameTable {
         return Int32(names.count - 1)
     }
 
-    /// Byte equality by `memcmp` (the generic `elementsEqual` walked the bytes one by one).
-    @inline(__always)
-    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
-        return memcmp(x, y, a.count) == 0
-    }
-
     @inline(__always)
     static func hash<C: Collection>(_ bytes: C) -> Int where C.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -281,7 +278,7 @@ struct AppNameTable {
         while true {
             let id = slots[s]
             if id < 0 { return nil }
-            if names[Int(id)].withUnsafeBufferPointer({ Self.equal($0, bytes) }) { return id }
+            if names[Int(id)].withUnsafeBufferPointer({ sameBytes($0, bytes) }) { return id }
             s = (s + 1) & mask
         }
     }

@@ -121,9 +121,7 @@ public struct RowWriter {
     public static func appending(to out: inout [UInt8], capacity: Int, _ body: (inout RowWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             guard let base = buffer.baseAddress else { return }
-            var writer = RowWriter(base: base, capacity: capacity)
-            body(&writer)
-            out.append(contentsOf: UnsafeBufferPointer(start: base, count: writer.count))
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: render(into: base, capacity: capacity, body)))
         }
     }
 
