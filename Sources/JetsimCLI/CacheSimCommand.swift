@@ -116,7 +116,7 @@ public struct CacheSimCommand: ParsableCommand {
         }
         // One pass: each batch goes through every cell (the cells split over --jobs threads) while the next one is
         // parsed on another thread. Each cell sees every request in trace order, so the threads change no result.
-        let requests = ReadAheadRequests(try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
+        let requests = ReadAhead(requests: try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
         var progress = !quiet && isatty(2) == 1 ? CacheSimProgress() : nil
         try runner.replay(requests, threads: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { progress?.advance(by: $0) }
         progress?.finish()

@@ -137,6 +137,7 @@ public struct RunCommand: ParsableCommand {
             future = NextUseTable(events: events, appCount: catalog.count)
             source = .loaded(events, position: 0)
         }
+        source = source.readingAhead()   // parsed on a second thread while the simulation runs
         var options = simulationOptions(sampleIntervalMicros: cell.sampleIntervalMicros)
         options.pressureSource = PressureSource(rawValue: pressureSource) ?? .model
         let spec = try BackingSpec(parsing: backing)

@@ -30,12 +30,13 @@ public struct CacheReplayRunner {
     }
 
     /// Replays every request of `requests` through every cell on `threads` threads; `progress` gets each batch's size.
-    public mutating func replay(_ requests: ReadAheadRequests, threads: Int, progress: (Int) -> Void) throws {
+    public mutating func replay(_ requests: ReadAhead<RequestBatch>, threads: Int, progress: (Int) -> Void) throws {
         let threads = max(1, min(threads, cells.count))
-        while try requests.next({ batch in
+        var batch = RequestBatch()
+        while try requests.next(into: &batch) {
             replayBatch(batch, threads: threads)
             progress(batch.count)
-        }) {}
+        }
     }
 
     /// Each cell's policy, capacity and counters, in the order of the ids given.

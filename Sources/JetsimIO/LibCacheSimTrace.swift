@@ -180,28 +180,3 @@ enum LibCacheSimProblem {
         InputError(file: path, line: line, field: "time", message: "times must not decrease")
     }
 }
-
-/// Where `jetsim run` gets its events: a streamed trace in either format, or a loaded array.
-public enum EventSource {
-    case jetsim(TraceReader)
-    case libCacheSim(LibCacheSimTrace)
-    case loaded([TraceEvent], position: Int)
-
-    public mutating func next() throws(InputError) -> TraceEvent? {
-        switch self {
-        case let .jetsim(r): return try r.next()
-        case let .libCacheSim(r): return try r.next()
-        case let .loaded(events, position):
-            guard position < events.count else { return nil }
-            self = .loaded(events, position: position + 1)
-            return events[position]
-        }
-    }
-
-    /// Reads everything that is left (for policies that need the future).
-    public mutating func readAll() throws(InputError) -> [TraceEvent] {
-        var events: [TraceEvent] = []
-        while let e = try next() { events.append(e) }
-        return events
-    }
-}

@@ -151,6 +151,24 @@ func files(in directory: String) -> [String] {
         #expect(!FileManager.default.fileExists(atPath: out))   // no partial output, not even events.csv
     }
 
+    @Test func aBadLineFarIntoTheTraceStillFailsWholeWhileTheTraceIsReadAhead() throws {
+        // The trace is parsed on a second thread in batches of thousands of events: a bad line in a later batch stops the
+        // run with the serial reader's message, after the simulation has consumed the events before it, and no report
+        // is left behind.
+        let dir = try scratch()
+        var text = "time,app,event,value\n"
+        for k in 0..<20_000 { text += k % 2 == 0 ? "\(k),safari,open,\n" : "\(k),,home,\n" }
+        text += "20000,safari,open,\n20001,safari,alloc,lots\n20002,,home,\n"
+        let trace = dir + "/long.csv"
+        try text.write(toFile: trace, atomically: true, encoding: .utf8)
+        let out = dir + "/out"
+        let r = try CLI.run(["run", "--device", "iphone-x", "--apps", CLI.exampleApps, "--trace", trace, "--out", out, "--events"])
+        #expect(r.status == 65)
+        #expect(r.stderr == "jetsim: \(trace):20003: field 'value': 'alloc' needs a size in MB (negative frees), found 'lots'\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(files(in: dir) == ["long.csv"])
+    }
+
     @Test func aFailedRunLeavesEarlierReportsUntouched() throws {
         let dir = try scratch()
         let out = dir + "/out"

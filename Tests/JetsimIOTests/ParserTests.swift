@@ -222,6 +222,14 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         #expect(events[8].value == -(Units.mebibyte + Units.mebibyte / 2))
     }
 
+    @Test func quotedRowsReadAsUnquotedOnes() throws {
+        // A quoted row is copied out of the read buffer (no delimiters between its fields): the same events.
+        let plain = try read("time,app,event,value\n0,a,open,\n1.5,com.example.b,bg_task,2.25\n2,,home,\n3,a,mode_start,audio\n")
+        let quoted = try read("time,app,event,value\n\"0\",a,open,\n1.5,\"com.example.b\",\"bg_task\",\"2.25\"\n2,\"\",home,\n3,a,mode_start,\"audio\"\n")
+        #expect(plain.count == 4)
+        #expect(quoted == plain)
+    }
+
     func error(_ csv: String) throws -> InputError? {
         do { _ = try read(csv); return nil } catch let e as InputError { return e }
     }

@@ -1,0 +1,83 @@
+import JetsimCore
+
+/// Where `jetsim run` gets its events: a streamed trace in either format, a loaded array, or a streamed trace read
+/// one batch ahead on a second thread (`readingAhead`).
+public enum EventSource {
+    case jetsim(TraceReader)
+    case libCacheSim(LibCacheSimTrace)
+    case loaded([TraceEvent], position: Int)
+    case readAhead(EventsReadAhead)
+
+    public mutating func next() throws(InputError) -> TraceEvent? {
+        switch self {
+        case let .jetsim(r): return try r.next()
+        case let .libCacheSim(r): return try r.next()
+        case let .readAhead(r): return try r.next()
+        case let .loaded(events, position):
+            guard position < events.count else { return nil }
+            self = .loaded(events, position: position + 1)
+            return events[position]
+        }
+    }
+
+    /// Reads everything that is left (for policies that need the future).
+    public mutating func readAll() throws(InputError) -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        while let e = try next() { events.append(e) }
+        return events
+    }
+
+    /// The same events, a streamed trace's parsed on a second thread while the caller works (`run`: the parse no
+    /// longer adds to the simulation's time). Events, their order and any error are the same; the reader is the other
+    /// thread's from now on. A loaded array stays as it is.
+    public func readingAhead() -> EventSource {
+        switch self {
+        case .loaded, .readAhead: return self
+        case .jetsim, .libCacheSim: return .readAhead(EventsReadAhead(self))
+        }
+    }
+}
+
+/// A streamed `EventSource` read in batches by `ReadAhead`, handed out one event at a time.
+public final class EventsReadAhead {
+    private let ahead: ReadAhead<[TraceEvent]>
+    private var batch: [TraceEvent] = []
+    private var position = 0
+
+    /// Events a batch: two semaphore hand-offs per batch are nothing beside parsing it, and three batches stay small.
+    static let batchCount = 8192
+
+    init(_ source: EventSource) {
+        let reader = SourceBox(source)
+        ahead = ReadAhead(empty: { [] }, fill: { (batch: inout [TraceEvent]) throws(InputError) -> Bool in
+            batch.removeAll(keepingCapacity: true)
+            batch.reserveCapacity(EventsReadAhead.batchCount)
+            if let error = reader.pending { throw error }
+            do throws(InputError) {
+                while batch.count < EventsReadAhead.batchCount, let e = try reader.source.next() { batch.append(e) }
+            } catch {
+                guard !batch.isEmpty else { throw error }
+                reader.pending = error   // the events before the bad line first, as a serial read gives them
+            }
+            return !batch.isEmpty
+        })
+    }
+
+    /// The next event, or nil at the end; throws where the trace is malformed, after every event before that line.
+    public func next() throws(InputError) -> TraceEvent? {
+        while position == batch.count {
+            guard try ahead.next(into: &batch) else { return nil }
+            position = 0
+        }
+        defer { position += 1 }
+        return batch[position]
+    }
+
+    /// The source, owned by the reader's thread (the only one that touches it once reading ahead).
+    private final class SourceBox: @unchecked Sendable {
+        var source: EventSource
+        /// The error met after a batch's first events, thrown by the next fill.
+        var pending: InputError?
+        init(_ source: EventSource) { self.source = source }
+    }
+}

@@ -1,0 +1,90 @@
+import JetsimCore
+@testable import JetsimIO
+import Testing
+
+/// Reading ahead on a second thread changes neither what is read nor where an error is reported.
+@Suite struct ReadAheadTests {
+    let catalog = try! AppCatalog([AppProfile(name: "a", dirtyBytes: 1), AppProfile(name: "b", dirtyBytes: 1)])
+
+    /// `count` rows over both apps and several event kinds, then `tail`.
+    func trace(rows count: Int, tail: String = "") -> String {
+        var text = "time,app,event,value\n"
+        for k in 0..<count {
+            switch k % 4 {
+            case 0: text += "\(k),a,open,\n"
+            case 1: text += "\(k).5,b,open,\n"
+            case 2: text += "\(k),,home,\n"
+            default: text += "\(k),a,bg_task,\(k % 7).25\n"
+            }
+        }
+        return text + tail
+    }
+
+    /// Every event `source` gives, and the error it ends with (if any).
+    func drain(_ source: EventSource) -> (events: [TraceEvent], error: InputError?) {
+        var source = source
+        var events: [TraceEvent] = []
+        do {
+            while let e = try source.next() { events.append(e) }
+            return (events, nil)
+        } catch {
+            return (events, error)
+        }
+    }
+
+    @Test func readingAheadGivesTheSameEventsOverSeveralBatches() throws {
+        let s = try Scratch()
+        let path = try s.write("t.csv", trace(rows: 2 * EventsReadAhead.batchCount + 123))
+        let serial = drain(.jetsim(try TraceReader(path: path, catalog: catalog)))
+        let ahead = drain(EventSource.jetsim(try TraceReader(path: path, catalog: catalog)).readingAhead())
+        #expect(serial.error == nil && ahead.error == nil)
+        #expect(serial.events.count == 2 * EventsReadAhead.batchCount + 123)
+        #expect(ahead.events == serial.events)
+    }
+
+    @Test func anErrorComesAfterEveryEventBeforeItWithTheSameLineAndField() throws {
+        let s = try Scratch()
+        let rows = EventsReadAhead.batchCount + 5   // the bad row is in the second batch, read while the first is used
+        let path = try s.write("t.csv", trace(rows: rows, tail: "\(rows),zz,open,\n\(rows + 1),a,open,\n"))
+        let serial = drain(.jetsim(try TraceReader(path: path, catalog: catalog)))
+        let ahead = drain(EventSource.jetsim(try TraceReader(path: path, catalog: catalog)).readingAhead())
+        #expect(serial.events.count == rows)
+        #expect(ahead.events.count == serial.events.count)
+        #expect(ahead.events == serial.events)
+        #expect(serial.error?.line == rows + 2 && serial.error?.field == "app")
+        #expect(ahead.error?.line == serial.error?.line && ahead.error?.field == serial.error?.field
+                && ahead.error?.message == serial.error?.message && ahead.error?.file == path)
+    }
+
+    @Test func aLibCacheSimTraceReadsAheadToo() throws {
+        let s = try Scratch()
+        var text = "time,obj_id,obj_size\n"
+        for k in 0..<20_000 { text += "\(k),\(k * 7919 % 1000),\(k % 13 + 1)\n" }
+        let path = try s.write("t.csv", text)
+        let serial = drain(.libCacheSim(try LibCacheSimTrace(path: path)))
+        let ahead = drain(EventSource.libCacheSim(try LibCacheSimTrace(path: path)).readingAhead())
+        #expect(serial.error == nil && serial.events.count == 20_000)
+        #expect(ahead.events == serial.events && ahead.error == nil)
+    }
+
+    @Test func requestBatchesSwapThroughTheReaderInOrder() throws {
+        let s = try Scratch()
+        var text = ""
+        for k in 0..<1_000 { text += "\(k),\(k % 37),\(k % 5 + 1)\n" }
+        let path = try s.write("t.csv", text)
+        let serial = try LibCacheSimStreamTests.requests(path, batch: 64)
+        // Batches of 64 requests; the caller's first batch has another capacity and is replaced, once.
+        let ahead = ReadAhead(requests: try LibCacheSimStream(path: path), batchCapacity: 64)
+        var batch = RequestBatch(capacity: 3)
+        var got: [(object: Int32, size: Int, time: Int)] = []
+        var batches = 0
+        while try ahead.next(into: &batch) {
+            #expect(batch.count <= 64)
+            batches += 1
+            for k in 0..<batch.count { got.append((batch.objects[k], batch.sizes[k], batch.times[k])) }
+        }
+        #expect(batches == 16)
+        #expect(got.count == serial.count && zip(got, serial).allSatisfy { $0 == $1 })
+        #expect(try ahead.next(into: &batch) == false)
+    }
+}
