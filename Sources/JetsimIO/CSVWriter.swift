@@ -1,3 +1,5 @@
+import JetsimCore
+
 /// Builds CSV text with RFC 4180 quoting (fields with commas, quotes or line breaks are quoted, and fields starting
 /// with `#`, which Jetsim's reader would otherwise take, at the start of a row, for a comment line).
 public struct CSVLine {
@@ -8,28 +10,36 @@ public struct CSVLine {
     public mutating func add(_ field: String) {
         if !first { text += "," }
         first = false
+        switch CSVLine.quoting(field) {
+        case .none:
+            text += field
+        case .quotes:
+            text += "\"" + field + "\""
+        case .quotesAndDoubling:
+            // Double the quotes, in one pass over the bytes.
+            var bytes: [UInt8] = [0x22]
+            bytes.reserveCapacity(field.utf8.count + 8)
+            for b in field.utf8 {
+                bytes.append(b)
+                if b == 0x22 { bytes.append(0x22) }
+            }
+            bytes.append(0x22)
+            text += String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// How a text field is written (RFC 4180): quoted when it holds a delimiter, quote or line end, or starts with
+    /// `#` (our readers skip such lines as comments), its quotes doubled. The one place of this rule, for `CSVLine`
+    /// and `RowWriter.field`.
+    public enum Quoting { case none, quotes, quotesAndDoubling }
+
+    public static func quoting(_ field: String) -> Quoting {
         var needsQuotes = field.utf8.first == 0x23, hasQuote = false
         for b in field.utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
             needsQuotes = true
             if b == 0x22 { hasQuote = true }
         }
-        guard needsQuotes else {
-            text += field
-            return
-        }
-        guard hasQuote else {
-            text += "\"" + field + "\""
-            return
-        }
-        // Double the quotes, in one pass over the bytes.
-        var bytes: [UInt8] = [0x22]
-        bytes.reserveCapacity(field.utf8.count + 8)
-        for b in field.utf8 {
-            bytes.append(b)
-            if b == 0x22 { bytes.append(0x22) }
-        }
-        bytes.append(0x22)
-        text += String(decoding: bytes, as: UTF8.self)
+        return hasQuote ? .quotesAndDoubling : needsQuotes ? .quotes : .none
     }
 
     public mutating func add(_ value: Int) { add(String(value)) }
@@ -49,6 +59,31 @@ public struct CSVLine {
         for f in fields { l.add(f) }
         return l.line
     }
+}
+
+extension RowWriter {
+    /// `text` as one CSV field, quoted where needed (`CSVLine.quoting`), without building a `String`.
+    /// Writes at most `RowWriter.fieldCapacity(text)` bytes.
+    public mutating func field(_ text: String) {
+        switch CSVLine.quoting(text) {
+        case .none:
+            bytes(text)
+        case .quotes:
+            byte(0x22)
+            bytes(text)
+            byte(0x22)
+        case .quotesAndDoubling:
+            byte(0x22)
+            for b in text.utf8 {
+                byte(b)
+                if b == 0x22 { byte(0x22) }
+            }
+            byte(0x22)
+        }
+    }
+
+    /// The most bytes `field(text)` writes.
+    public static func fieldCapacity(_ text: String) -> Int { 2 * text.utf8.count + 2 }
 }
 
 extension String {

@@ -178,16 +178,31 @@ public enum ReportFiles {
     public static let appsHeader = ["app", "launches", "cold_launches", "resumes", "kills", "mean_footprint_mb",
                                     "peak_footprint_mb", "background_launches", "resident_s"]
 
-    public static func appsCSV(_ r: SimulationResult) -> String {
-        var out = CSVLine.of(appsHeader)
-        for a in r.apps {
-            out += CSVLine.of([
-                a.name, String(a.launches), String(a.coldLaunches), String(a.resumes), String(a.kills),
-                FixedPoint.mebibytes(a.meanFootprintBytes), FixedPoint.mebibytes(a.peakFootprintBytes),
-                String(a.backgroundLaunches), FixedPoint.seconds(a.residentMicros),
-            ])
+    /// One `apps.csv` row, written in place (at most `appRowCapacity(a)` bytes).
+    static func appRow(_ a: AppSummary, into w: inout RowWriter) {
+        w.field(a.name)
+        for n in [a.launches, a.coldLaunches, a.resumes, a.kills] {
+            w.byte(44)
+            w.integer(n)
         }
-        return out
+        w.byte(44)
+        w.fixed(a.meanFootprintBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.fixed(a.peakFootprintBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        w.integer(a.backgroundLaunches)
+        w.byte(44)
+        w.fixed(a.residentMicros, over: Units.microsPerSecond, decimals: 3)
+        w.byte(10)
+    }
+
+    /// The widest an app's row can be: its name quoted, eight numbers at their widest and the separators.
+    static func appRowCapacity(_ a: AppSummary) -> Int { RowWriter.fieldCapacity(a.name) + 8 * RowWriter.fixedCapacity(decimals: 3) + 16 }
+
+    /// apps.csv into `file`: the header, then a row per app, each rendered in place.
+    static func writeApps(_ r: SimulationResult, to file: AtomicFile) throws(InputError) {
+        try file.write(CSVLine.of(appsHeader))
+        for a in r.apps { try file.writeRow(capacity: appRowCapacity(a)) { appRow(a, into: &$0) } }
     }
 
     // MARK: timeseries.csv
@@ -244,12 +259,32 @@ public enum ReportFiles {
 
     public static let eventsHeader = ["time", "app", "from_state", "to_state", "callback", "footprint_mb", "deadline_s", "cause"]
 
-    public static func eventLine(_ e: LifecycleRecord, appNames: [String]) -> String {
-        CSVLine.of([
-            FixedPoint.seconds(e.time), appNames[Int(e.app)], e.from.reportName, e.to.reportName, e.callback.reportName,
-            FixedPoint.mebibytes(e.footprintBytes), e.deadlineMicros > 0 ? FixedPoint.seconds(e.deadlineMicros) : "",
-            e.cause.reportName,
-        ])
+    /// One `events.csv` row, written in place (at most `eventRowCapacity` bytes); `appNames` are fields already quoted
+    /// where needed (`field(_:)`).
+    static func eventRow(_ e: LifecycleRecord, appNames: [[UInt8]], into w: inout RowWriter) {
+        w.fixed(e.time, over: Units.microsPerSecond, decimals: 3)
+        w.byte(44)
+        if appNames.indices.contains(Int(e.app)) { w.bytes(appNames[Int(e.app)]) }
+        w.byte(44)
+        w.bytes(e.from.reportName)
+        w.byte(44)
+        w.bytes(e.to.reportName)
+        w.byte(44)
+        w.bytes(e.callback.reportName)
+        w.byte(44)
+        w.fixed(e.footprintBytes, over: Units.mebibyte, decimals: 3)
+        w.byte(44)
+        if e.deadlineMicros > 0 { w.fixed(e.deadlineMicros, over: Units.microsPerSecond, decimals: 3) }
+        w.byte(44)
+        w.bytes(e.cause.reportName)
+        w.byte(10)
+    }
+
+    /// The widest an event's row can be: its app's field, the state, callback and cause names, three numbers at their
+    /// widest and the separators.
+    static func eventRowCapacity(_ e: LifecycleRecord, appNames: [[UInt8]]) -> Int {
+        (appNames.indices.contains(Int(e.app)) ? appNames[Int(e.app)].count : 0) + e.from.reportName.utf8.count + e.to.reportName.utf8.count
+            + e.callback.reportName.utf8.count + e.cause.reportName.utf8.count + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
     }
 
     /// Writes summary.csv and apps.csv into `directory` and commits the files streamed during the run (kills.csv,
@@ -257,14 +292,11 @@ public enum ReportFiles {
     /// first and renamed only when all were written, so an error leaves no new report behind.
     public static func write(_ r: SimulationResult, labels: RunLabels, to directory: String, streamed: [AtomicFile]) throws(InputError) {
         try makeDirectories(directory)
-        let contents = [("summary.csv", summaryCSV(r, labels: labels)), ("apps.csv", appsCSV(r))]
-        var files: [AtomicFile] = []
-        for (name, text) in contents {
-            let f = try AtomicFile(path: directory + "/" + name)
-            try f.write(text)
-            files.append(f)
-        }
-        for f in files + streamed { try f.commit() }
+        let summary = try AtomicFile(path: directory + "/summary.csv")
+        try summary.write(summaryCSV(r, labels: labels))
+        let apps = try AtomicFile(path: directory + "/apps.csv")
+        try writeApps(r, to: apps)
+        for f in [summary, apps] + streamed { try f.commit() }
     }
 }
 
@@ -297,7 +329,6 @@ public final class ReportStream: SimulationRecordSink {
     public let kills: AtomicFile
     public let timeseries: AtomicFile
     public let events: AtomicFile?
-    private let appNames: [String]
     /// App names and the policy as ready CSV fields, and one line's bytes reused row after row.
     private let appFields: [[UInt8]]
     private let policyField: [UInt8]
@@ -311,7 +342,6 @@ public final class ReportStream: SimulationRecordSink {
         kills = try AtomicFile(path: directory + "/kills.csv")
         timeseries = try AtomicFile(path: directory + "/timeseries.csv")
         events = withEvents ? try AtomicFile(path: directory + "/events.csv") : nil
-        self.appNames = appNames
         appFields = appNames.map(ReportFiles.field)
         policyField = ReportFiles.field(policy)
         try kills.write(CSVLine.of(ReportFiles.killsHeader))
@@ -328,7 +358,12 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(_ record: LifecycleRecord) {
         guard failure == nil, let events else { return }
-        do { try events.write(ReportFiles.eventLine(record, appNames: appNames)) } catch { failure = error }
+        let names = appFields
+        do {
+            try events.writeRow(capacity: ReportFiles.eventRowCapacity(record, appNames: names)) {
+                ReportFiles.eventRow(record, appNames: names, into: &$0)
+            }
+        } catch { failure = error }
     }
 
     public func record(kill: KillRecord) {

@@ -385,6 +385,46 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
             "3600.000", FixedPoint.mebibytes(-5), "critical", "12", "0", FixedPoint.mebibytes(1), "7.000", "1024.000",
         ]))
     }
+
+    /// A row rendered in place, as a String (a test's view of `RowWriter`).
+    func rendered(capacity: Int, _ body: (inout RowWriter) -> Void) -> String {
+        var out: [UInt8] = []
+        RowWriter.appending(to: &out, capacity: capacity, body)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func textFieldsAreQuotedAsTheCSVWriterQuotesThem() {
+        var random = SplitMix64(seed: 31)
+        let pieces = ["a", ",", "\"", "\n", "\r", "#", " ", "é", "名", ""]
+        for _ in 0..<2_000 {
+            let text = (0..<Int(random.below(7))).map { _ in pieces[Int(random.below(UInt64(pieces.count)))] }.joined()
+            #expect(rendered(capacity: RowWriter.fieldCapacity(text)) { $0.field(text) } == CSVLine.field(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func appsAndEventsRowsAreTheCSVWritersLines() {
+        let names = ["Maps", "Mail, \"Pro\"", "#hash"]
+        for (k, name) in names.enumerated() {
+            let app = AppSummary(name: name, launches: 12 + k, coldLaunches: 3, resumes: 9, backgroundLaunches: 2, kills: 4 - k,
+                                 meanFootprintBytes: 123_456_789 * (k + 1), peakFootprintBytes: Int.max - k, residentMicros: 86_400_000_001)
+            #expect(rendered(capacity: ReportFiles.appRowCapacity(app)) { ReportFiles.appRow(app, into: &$0) } == CSVLine.of([
+                name, String(app.launches), "3", "9", String(app.kills), FixedPoint.mebibytes(app.meanFootprintBytes),
+                FixedPoint.mebibytes(app.peakFootprintBytes), "2", FixedPoint.seconds(app.residentMicros),
+            ]))
+            for deadline in [0, 5_000_000] {
+                let e = LifecycleRecord(time: 61_234_567, app: Int32(k), from: .background, to: .suspended,
+                                        callback: .didEnterBackground, footprintBytes: 7 << 20, deadlineMicros: deadline,
+                                        cause: .kill(.vmPageShortage))
+                let fields = names.map(ReportFiles.field)
+                #expect(rendered(capacity: ReportFiles.eventRowCapacity(e, appNames: fields)) {
+                    ReportFiles.eventRow(e, appNames: fields, into: &$0)
+                } == CSVLine.of([
+                    FixedPoint.seconds(e.time), name, e.from.reportName, e.to.reportName, e.callback.reportName,
+                    FixedPoint.mebibytes(e.footprintBytes), deadline > 0 ? FixedPoint.seconds(deadline) : "", e.cause.reportName,
+                ]))
+            }
+        }
+    }
 }
 
 /// Android device files (README, "Android 4.x"; Reports/README.md, "Device files").
