@@ -46,6 +46,8 @@ public struct CacheReplayRunner {
 
     /// Replays `batch` through every cell, the cells split into `threads` contiguous groups run in parallel (each
     /// group's cells are its own: no two threads touch one cell).
+    /// Never inlined: one call per batch costs nothing, and `Benchmarks/instructions-per-request.sh` counts inside it.
+    @inline(never)
     mutating func replayBatch(_ batch: borrowing RequestBatch, threads: Int) {
         guard threads > 1 else {
             for k in cells.indices { cells[k].replay(batch) }

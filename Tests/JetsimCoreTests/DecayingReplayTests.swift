@@ -91,6 +91,22 @@ import Testing
         sameVictims(LargestPolicy(), ScanningLargestPolicy(), huge, times: Array(0..<huge.count), capacity: 3 * big - 10, "largest near 2^50")
     }
 
+    /// A policy whose candidates' scores are some constant, some decaying: the replay keeps them in two indexes
+    /// (`FixedScoreTournament`, `KineticTournament`), objects move between the two as their scores change kind, and
+    /// each victim is the better of the two firsts — the scan's over all of them.
+    @Test(arguments: Clock.allCases)
+    func constantAndDecayingScoresTogetherEvictAsTheScanDoes(clock: Clock) {
+        for (seed, equalSizes) in [(1, false), (2, true)] {
+            for capacity in [20_000, 150_000] {
+                let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(seed * 100 + capacity), equalSizes: equalSizes,
+                                                          capacity: capacity)
+                let times = Self.times(clock, count: reqs.count, halfLifeMicros: MixedScorePolicy.halfLifeMicros, seed: UInt64(seed))
+                sameVictims(MixedScorePolicy(), ScanOnly(MixedScorePolicy()), reqs, times: times, capacity: capacity,
+                            "mixed, \(clock), seed \(seed), \(capacity) B\(equalSizes ? " equal sizes" : "")")
+            }
+        }
+    }
+
     /// 1 / (size + 1) is strictly decreasing in the size over the whole input range (0…2^50), adjacent sizes included.
     @Test func largestsScoreOrdersAsTheFootprint() {
         var random = SplitMix64(seed: 9)
@@ -132,6 +148,37 @@ struct ScanningLargestPolicy: EvictionPolicy {
     mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         var largest = LargestPolicy()
         return largest.selectVictim(among: candidates, context: context)
+    }
+}
+
+/// Scores of both kinds: constant for an object opened a multiple of three times (a weight of its id, of the size of the
+/// decaying ones), otherwise its launches decaying from when it last left the foreground; an object's kind changes as it
+/// is opened. Victims by the scan's rule: the smallest double now, then the smallest sequence.
+struct MixedScorePolicy: EvictionPolicy {
+    static let halfLifeMicros = 20e6
+    var descriptor: PolicyDescriptor { PolicyDescriptor(name: "mixed") }
+    func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+    func decayingScore(_ c: KillCandidate) -> DecayingScore? {
+        c.launchCount % 3 == 0
+            ? DecayingScore(count: 0, since: 0, halfLifeMicros: Self.halfLifeMicros, offset: 1, numerator: Double(c.app % 5 + 1), divisor: 2)
+            : DecayingScore(count: Double(c.launchCount), since: c.lastForegroundTime, halfLifeMicros: Self.halfLifeMicros)
+    }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        candidates.indices.min { a, b in
+            let va = decayingScore(candidates[a])!.value(at: context.now), vb = decayingScore(candidates[b])!.value(at: context.now)
+            return va != vb ? va < vb : candidates[a].lastUseSequence < candidates[b].lastUseSequence
+        }
+    }
+}
+
+/// `policy` without its index: the replay scans and asks `selectVictim`.
+struct ScanOnly<P: EvictionPolicy>: EvictionPolicy {
+    var policy: P
+    init(_ policy: P) { self.policy = policy }
+    var descriptor: PolicyDescriptor { policy.descriptor }
+    func band(for priorityClass: PriorityClass) -> Int { policy.band(for: priorityClass) }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        policy.selectVictim(among: candidates, context: context)
     }
 }
 

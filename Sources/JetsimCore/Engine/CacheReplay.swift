@@ -47,8 +47,9 @@ struct CachedObject {
 ///
 /// Like `Simulator`, this driver owns every byte of accounting and the policy only ranks: through its
 /// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), through its
-/// `decayingScore` when it has one (`lfu`, `cost`, `largest`: kept in a `KineticTournament`, O(log n) a request and an eviction,
-/// the scan's victims exactly), otherwise by `selectVictim` over every resident object but the one requested.
+/// `decayingScore` when it has one (`lfu`, `cost`: kept in a `KineticTournament`, O(log n) a request and an eviction, the
+/// scan's victims exactly; a score that never changes, as all of `largest`'s, in a `FixedScoreTournament`, O(log n)
+/// with no certificates), otherwise by `selectVictim` over every resident object but the one requested.
 /// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
 /// of use, launch and band entry.
 ///
@@ -62,9 +63,14 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var objects: [CachedObject] = []
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
-    /// Resident objects but the current one, by decaying score (policies with one; nil otherwise, so that other
-    /// replays allocate nothing for it).
+    /// Resident objects but the current one, by decaying score (policies with one; nil until the first such candidate,
+    /// so that other replays allocate nothing for it).
     @usableFromInline var scored: KineticTournament?
+    /// The same for candidates whose score is constant (`DecayingScore.isConstant`: all of `largest`'s), whose index
+    /// needs no certificates; a victim is the better of the two indexes' first. Each of the two is made when its first
+    /// candidate comes (`lfu` and `cost` never make this one, `largest` never the other), so a replay checks no storage
+    /// it does not use.
+    @usableFromInline var fixed: FixedScoreTournament?
     /// Resident objects in the full engine's order (policies that scan).
     @usableFromInline var resident = ResidentSet(count: 0)
     @usableFromInline let keyed: Bool
@@ -90,7 +96,6 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         keyed = _policy.hasRankingKey
         decaying = !keyed && _policy.hasDecayingScore
         byIndex = !keyed && !decaying && _policy.selectsByIndex
-        if decaying { scored = KineticTournament() }
         idleBand = _policy.band(for: .idle)
     }
 
@@ -101,6 +106,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         let o = Int(object)
         ranked.makeUnique()   // a copied replay stays a snapshot (these are written in place)
         scored?.makeUnique()
+        fixed?.makeUnique()
         resident.makeUnique()
         if o >= objects.count { grow(to: o + 1) }
         _counters.requests += 1
@@ -153,7 +159,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     @inlinable mutating func grow(to n: Int) {
         objects.append(contentsOf: repeatElement(CachedObject(), count: n - objects.count))
-        if keyed { ranked.grow(to: n) } else if decaying { scored?.grow(to: n) } else { resident.grow(to: n) }
+        if keyed { ranked.grow(to: n) } else if decaying {
+            scored?.grow(to: n)
+            fixed?.grow(to: n)
+        } else { resident.grow(to: n) }
     }
 
     /// Whether evictions scan every resident object (the policy has neither a key nor a decaying score).
@@ -169,10 +178,25 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if keyed {
             ranked.update(object, key: _policy.rankingKey(rankingInputs(o)))
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
-            if scored?.contains(object) == true {   // a hit: still there with its score from before
-                scored?.update(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+            let sequence = objects[o].lastUseSequence
+            if score.isConstant {
+                if scored?.contains(object) == true { scored?.remove(object, at: time) }
+                if fixed == nil {
+                    fixed = FixedScoreTournament()
+                    fixed?.grow(to: objects.count)
+                }
+                fixed?.set(object, score: score.value(at: time), sequence: sequence)
             } else {
-                scored?.insert(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+                if fixed?.contains(object) == true { fixed?.remove(object) }
+                if scored == nil {
+                    scored = KineticTournament()
+                    scored?.grow(to: objects.count)
+                }
+                if scored?.contains(object) == true {   // a hit: still there with its score from before
+                    scored?.update(object, score: score, sequence: sequence, at: time)
+                } else {
+                    scored?.insert(object, score: score, sequence: sequence, at: time)
+                }
             }
         }
     }
@@ -186,10 +210,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 victim = Int(ranked.head)
                 ranked.remove(ranked.head)
             } else if decaying {
-                guard let first = scored?.first(at: time) else { return false }
+                guard let first = firstScored(at: time) else { return false }
                 _checkScoredVictim(first, at: time)
                 victim = Int(first)
-                scored?.remove(first, at: time)
+                if fixed?.contains(first) == true { fixed?.remove(first) } else { scored?.remove(first, at: time) }
             } else if byIndex {
                 // The candidates the scan below would build are the resident set's members in order, the current
                 // object left out: position k of that list, without building it.
@@ -218,6 +242,16 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         return true
     }
 
+    /// The scored candidate that dies first at `time`: the better of the two indexes' first, by the scan's comparison
+    /// (the smaller double at `time`, then the smaller sequence), so exactly the scan's victim over both.
+    @inlinable mutating func firstScored(at time: Int) -> Int32? {
+        let decaying = scored?.first(at: time)
+        guard let constant = fixed?.first else { return decaying }
+        guard let decaying, let key = fixed?.firstKey, let other = scored?.scoreAndSequence(of: decaying) else { return constant }
+        let value = other.score.value(at: time)
+        return key.score < value || (key.score == value && key.sequence < other.sequence) ? constant : decaying
+    }
+
     /// Debug builds: the position drawn names the candidate the scan would have listed there.
     @inlinable func _checkIndexedVictim(_ victim: Int, position k: Int, skipped: Int) {
         #if DEBUG
@@ -229,7 +263,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Debug builds: the tournament's victim is the one the policy's scan picks among the same candidates.
     @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
         #if DEBUG
-        let members = scored?.members() ?? []
+        let members = (scored?.members() ?? []) + (fixed?.members() ?? [])
         var policy = _policy
         let candidates = members.map { candidate(Int($0)) }
         let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)

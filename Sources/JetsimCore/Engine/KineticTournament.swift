@@ -111,6 +111,12 @@ struct KineticTournament {
 
     @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] >= 0 }
 
+    /// Member `id`'s score and tie-break, to weigh it against another index's candidate.
+    @inlinable func scoreAndSequence(of id: Int32) -> (score: DecayingScore, sequence: UInt64) {
+        let e = entries[Int(slotOf[Int(id)])]
+        return (e.score, e.sequence)
+    }
+
     /// The best candidate at `time` (not removed), or nil when there is none.
     @inlinable mutating func first(at time: Int) -> Int32? {
         advance(to: time)

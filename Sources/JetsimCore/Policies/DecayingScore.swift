@@ -39,6 +39,11 @@ public struct DecayingScore: Sendable, Equatable, BitwiseCopyable {
     @inlinable
     public func decayedCount(at time: Int) -> Double { count == 0 ? 0 : count * exp2(-Double(time - since) / halfLifeMicros) }
 
+    /// Whether the score is the same double at every time: with no count to decay, `value(at:)` is
+    /// `(0 + offset) · numerator / divisor` whatever the time (`largest`'s always; an app never opened). The cache
+    /// replay keeps such candidates in a `FixedScoreTournament`.
+    @inlinable public var isConstant: Bool { count == 0 }
+
     /// The score at `time`, as the policy's scan computes it.
     @inlinable
     public func value(at time: Int) -> Double { (decayedCount(at: time) + offset) * numerator / divisor }
