@@ -401,6 +401,9 @@ func files(in directory: String) -> [String] {
         let r = try CLI.run(["run", "--help"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("Examples:") && r.stdout.contains("--events"))
+        // A cache device's run points to cachesim for misses and evictions alone (issue 23: "route it there and say so").
+        let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")   // the help is reflowed to the terminal
+        #expect(text.contains("for misses and evictions alone, `jetsim cachesim`"))
     }
 }
 
