@@ -16,14 +16,8 @@ public struct CSVLine {
         case .quotes:
             text += "\"" + field + "\""
         case .quotesAndDoubling:
-            // Double the quotes, in one pass over the bytes.
-            var bytes: [UInt8] = [0x22]
-            bytes.reserveCapacity(field.utf8.count + 8)
-            for b in field.utf8 {
-                bytes.append(b)
-                if b == 0x22 { bytes.append(0x22) }
-            }
-            bytes.append(0x22)
+            var bytes: [UInt8] = []   // the quotes doubled by the one writer of quoted fields
+            RowWriter.appending(to: &bytes, capacity: RowWriter.fieldCapacity(field)) { $0.field(field) }
             text += String(decoding: bytes, as: UTF8.self)
         }
     }

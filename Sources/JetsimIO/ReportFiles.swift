@@ -134,22 +134,20 @@ public enum ReportFiles {
     /// One `kills.csv` row at the end of `out`; `policy` and `appNames` are fields already quoted where needed
     /// (`field(_:)`), so a row is built from integers without a `String`.
     public static func appendKillLine(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], to out: inout [UInt8]) {
-        RowWriter.appending(to: &out, capacity: killRowCapacity(k, policy: policy, appNames: appNames)) {
-            killRow(k, policy: policy, appNames: appNames, into: &$0)
-        }
+        let app = appField(k.app, appNames)
+        RowWriter.appending(to: &out, capacity: killRowCapacity(k, policy: policy, app: app)) { killRow(k, policy: policy, app: app, into: &$0) }
     }
 
     /// The widest a kill's row can be: its app's and policy's fields, and the numbers at their widest.
-    static func killRowCapacity(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]]) -> Int {
-        320 + (appNames.indices.contains(Int(k.app)) ? appNames[Int(k.app)].count : 0) + policy.count
+    static func killRowCapacity(_ k: KillRecord, policy: [UInt8], app: [UInt8]) -> Int {
+        320 + app.count + policy.count
     }
 
-    /// One `kills.csv` row, written in place.
-    static func killRow(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], into w: inout RowWriter) {
-        let name = appNames.indices.contains(Int(k.app)) ? appNames[Int(k.app)] : []
+    /// One `kills.csv` row, written in place; `app` is the app's field (`appField`).
+    static func killRow(_ k: KillRecord, policy: [UInt8], app: [UInt8], into w: inout RowWriter) {
         w.fixed(k.time, over: Units.microsPerSecond, decimals: 3)
         w.byte(44)
-        w.bytes(name)
+        w.bytes(app)
         w.byte(44)
         w.bytes(k.reason.reportName)
         w.byte(44)
@@ -173,6 +171,12 @@ public enum ReportFiles {
 
     public static func field(_ text: String) -> [UInt8] { Array(CSVLine.field(text).utf8) }
 
+    /// App `app`'s ready field among `appNames` (`field(_:)` of each name), empty for an id it does not name: what every
+    /// row naming an app writes in its `app` column.
+    static func appField(_ app: Int32, _ appNames: [[UInt8]]) -> [UInt8] {
+        appNames.indices.contains(Int(app)) ? appNames[Int(app)] : []
+    }
+
     // MARK: apps.csv
 
     public static let appsHeader = ["app", "launches", "cold_launches", "resumes", "kills", "mean_footprint_mb",
@@ -181,10 +185,14 @@ public enum ReportFiles {
     /// One `apps.csv` row, written in place (at most `appRowCapacity(a)` bytes).
     static func appRow(_ a: AppSummary, into w: inout RowWriter) {
         w.field(a.name)
-        for n in [a.launches, a.coldLaunches, a.resumes, a.kills] {
-            w.byte(44)
-            w.integer(n)
-        }
+        w.byte(44)
+        w.integer(a.launches)
+        w.byte(44)
+        w.integer(a.coldLaunches)
+        w.byte(44)
+        w.integer(a.resumes)
+        w.byte(44)
+        w.integer(a.kills)
         w.byte(44)
         w.fixed(a.meanFootprintBytes, over: Units.mebibyte, decimals: 3)
         w.byte(44)
@@ -259,12 +267,11 @@ public enum ReportFiles {
 
     public static let eventsHeader = ["time", "app", "from_state", "to_state", "callback", "footprint_mb", "deadline_s", "cause"]
 
-    /// One `events.csv` row, written in place (at most `eventRowCapacity` bytes); `appNames` are fields already quoted
-    /// where needed (`field(_:)`).
-    static func eventRow(_ e: LifecycleRecord, appNames: [[UInt8]], into w: inout RowWriter) {
+    /// One `events.csv` row, written in place (at most `eventRowCapacity` bytes); `app` is the app's field (`appField`).
+    static func eventRow(_ e: LifecycleRecord, app: [UInt8], into w: inout RowWriter) {
         w.fixed(e.time, over: Units.microsPerSecond, decimals: 3)
         w.byte(44)
-        if appNames.indices.contains(Int(e.app)) { w.bytes(appNames[Int(e.app)]) }
+        w.bytes(app)
         w.byte(44)
         w.bytes(e.from.reportName)
         w.byte(44)
@@ -282,8 +289,8 @@ public enum ReportFiles {
 
     /// The widest an event's row can be: its app's field, the state, callback and cause names, three numbers at their
     /// widest and the separators.
-    static func eventRowCapacity(_ e: LifecycleRecord, appNames: [[UInt8]]) -> Int {
-        (appNames.indices.contains(Int(e.app)) ? appNames[Int(e.app)].count : 0) + e.from.reportName.utf8.count + e.to.reportName.utf8.count
+    static func eventRowCapacity(_ e: LifecycleRecord, app: [UInt8]) -> Int {
+        app.count + e.from.reportName.utf8.count + e.to.reportName.utf8.count
             + e.callback.reportName.utf8.count + e.cause.reportName.utf8.count + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
     }
 
@@ -358,20 +365,18 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(_ record: LifecycleRecord) {
         guard failure == nil, let events else { return }
-        let names = appFields
+        let app = ReportFiles.appField(record.app, appFields)
         do {
-            try events.writeRow(capacity: ReportFiles.eventRowCapacity(record, appNames: names)) {
-                ReportFiles.eventRow(record, appNames: names, into: &$0)
-            }
+            try events.writeRow(capacity: ReportFiles.eventRowCapacity(record, app: app)) { ReportFiles.eventRow(record, app: app, into: &$0) }
         } catch { failure = error }
     }
 
     public func record(kill: KillRecord) {
         guard failure == nil else { return }
-        let (policy, names) = (policyField, appFields)
+        let (policy, app) = (policyField, ReportFiles.appField(kill.app, appFields))
         do {
-            try kills.writeRow(capacity: ReportFiles.killRowCapacity(kill, policy: policy, appNames: names)) {
-                ReportFiles.killRow(kill, policy: policy, appNames: names, into: &$0)
+            try kills.writeRow(capacity: ReportFiles.killRowCapacity(kill, policy: policy, app: app)) {
+                ReportFiles.killRow(kill, policy: policy, app: app, into: &$0)
             }
         } catch { failure = error }
     }

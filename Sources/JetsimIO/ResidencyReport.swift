@@ -14,7 +14,7 @@ public enum ResidencyReport {
         }
         let names = labels.appNames.map(ReportFiles.field)
         for record in r.residency {
-            let name = names.indices.contains(Int(record.app)) ? names[Int(record.app)] : []
+            let name = ReportFiles.appField(record.app, names)
             // The widest row: the prefix and the name, a time and a footprint at their widest, a band, a state, separators.
             RowWriter.appending(to: &out, capacity: prefix.count + name.count + 128) { w in
                 w.bytes(prefix)

@@ -415,9 +415,9 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
                 let e = LifecycleRecord(time: 61_234_567, app: Int32(k), from: .background, to: .suspended,
                                         callback: .didEnterBackground, footprintBytes: 7 << 20, deadlineMicros: deadline,
                                         cause: .kill(.vmPageShortage))
-                let fields = names.map(ReportFiles.field)
-                #expect(rendered(capacity: ReportFiles.eventRowCapacity(e, appNames: fields)) {
-                    ReportFiles.eventRow(e, appNames: fields, into: &$0)
+                let app = ReportFiles.appField(e.app, names.map(ReportFiles.field))
+                #expect(rendered(capacity: ReportFiles.eventRowCapacity(e, app: app)) {
+                    ReportFiles.eventRow(e, app: app, into: &$0)
                 } == CSVLine.of([
                     FixedPoint.seconds(e.time), name, e.from.reportName, e.to.reportName, e.callback.reportName,
                     FixedPoint.mebibytes(e.footprintBytes), deadline > 0 ? FixedPoint.seconds(deadline) : "", e.cause.reportName,
