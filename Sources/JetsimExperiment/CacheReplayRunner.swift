@@ -89,7 +89,7 @@ extension ReplayCell {
         batch.objects.withUnsafeBufferPointer { objects in
             batch.sizes.withUnsafeBufferPointer { sizes in
                 batch.times.withUnsafeBufferPointer { times in
-                    for k in 0..<objects.count { cache.request(objects[k], size: sizes[k], time: times[k]) }
+                    cache.requests(objects: objects, sizes: sizes, times: times)
                 }
             }
         }

@@ -103,11 +103,30 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// from 0 (the readers number ids in order of first appearance); the replay grows to the largest seen.
     @inlinable
     public mutating func request(_ object: Int32, size: Int, time: Int) {
-        let o = Int(object)
-        ranked.makeUnique()   // a copied replay stays a snapshot (these are written in place)
+        makeIndexesUnique()
+        uniqueRequest(object, size: size, time: time)
+    }
+
+    /// `request(_:size:time:)` for each request of a batch in order (`objects[k]`, `sizes[k]`, `times[k]`), with the
+    /// indexes' storage made unique once for the batch instead of once a request.
+    @inlinable
+    public mutating func requests(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>) {
+        precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
+        makeIndexesUnique()
+        for k in 0..<objects.count { uniqueRequest(objects[k], size: sizes[k], time: times[k]) }
+    }
+
+    /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
+    @inlinable mutating func makeIndexesUnique() {
+        ranked.makeUnique()
         scored?.makeUnique()
         fixed?.makeUnique()
         resident.makeUnique()
+    }
+
+    /// One request, the indexes' storage already unique (`makeIndexesUnique`).
+    @inlinable mutating func uniqueRequest(_ object: Int32, size: Int, time: Int) {
+        let o = Int(object)
         if o >= objects.count { grow(to: o + 1) }
         _counters.requests += 1
         if objects[o].size == 0 {
@@ -192,11 +211,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     scored = KineticTournament()
                     scored?.grow(to: objects.count)
                 }
-                if scored?.contains(object) == true {   // a hit: still there with its score from before
-                    scored?.update(object, score: score, sequence: sequence, at: time)
-                } else {
-                    scored?.insert(object, score: score, sequence: sequence, at: time)
-                }
+                scored?.set(object, score: score, sequence: sequence, at: time)   // a hit: still there with its score from before
             }
         }
     }

@@ -28,11 +28,14 @@ import Darwin
 /// different scores are rare (`KineticTournamentTests` builds them on purpose), so the index stays logarithmic.
 ///
 /// Storage is dense: entries by slot, slots by candidate id, in `UncheckedArray`s (the owning driver calls
-/// `makeUnique()` at each public mutating entry); nothing is allocated per operation but when the tree grows.
+/// `makeUnique()` at each public mutating entry); nothing is allocated per operation but when the tree grows. Each node
+/// holds a copy of its winner's model (as `FixedScoreTournament`'s nodes hold their keys), so a duel of two precise,
+/// far-apart scores — most duels — reads two adjacent nodes and no entry.
 ///
 /// Invariants: every member has exactly one slot and its leaf holds it; every inner node's `winner` is the better of
-/// its children's winners at `now` and its `melt` > `now` is at most its children's melts and its own duel's
-/// certificate; a free slot's leaf is empty. Debug builds check the tree against a scan of its members when small.
+/// its children's winners at `now`, its model is its winner entry's, and its `melt` > `now` is at most its children's
+/// melts and its own duel's certificate (earlier is allowed: the node is then decided again early); a free slot's leaf
+/// is empty. Debug builds check the tree against a scan of its members when small.
 @usableFromInline
 struct KineticTournament {
     /// A candidate: the real model of its score, its tie-break and its score (what most duels read comes first).
@@ -65,9 +68,16 @@ struct KineticTournament {
         }
     }
 
+    /// A subtree's winner and certificate, with the part of the winner's entry that most duels read (copied, so that a
+    /// duel reads two adjacent nodes and no entry elsewhere in memory).
     @usableFromInline
     struct Node: BitwiseCopyable {
         @usableFromInline var melt = Int.max
+        /// The winner's model (`Entry.intercept`, `Entry.slope`).
+        @usableFromInline var intercept = 0.0
+        @usableFromInline var slope = 0.0
+        /// Before this time the winner's double is its model's: precise and not yet constant (`Entry.modelUntil`).
+        @usableFromInline var modelUntil = Int.min
         /// The slot that wins the subtree, or -1 when it is empty.
         @usableFromInline var winner: Int32 = -1
         @inlinable init() {}
@@ -134,7 +144,7 @@ struct KineticTournament {
         entries[slot] = Self.entry(id, score: score, sequence: sequence, base: base)
         slotOf[Int(id)] = Int32(slot)
         count += 1
-        nodes[leaves + slot].winner = Int32(slot)
+        nodes[leaves + slot] = Node(slot, entries[slot])
         replay(from: (leaves + slot) >> 1)
         _checkInvariants()
     }
@@ -146,27 +156,34 @@ struct KineticTournament {
         slotOf[Int(id)] = -1
         count -= 1
         freeSlots.append(Int32(slot))
-        nodes[leaves + slot].winner = -1
+        nodes[leaves + slot] = Node()
         replay(from: (leaves + slot) >> 1)
         _checkInvariants()
     }
 
     /// Gives member `id` a new score and tie-break at `time`: one walk up from its leaf where a removal and an insertion
-    /// would take two. The walk stops at the first node that comes out as it was and is not won by `id` (a node won by
-    /// `id` is a duel its parent reads with the new score).
+    /// would take two. The walk stops at the first node that keeps its winner, is not won by `id` (a node won by `id` is
+    /// a duel its parent reads with the new score) and whose melt would not come sooner (`replay(from:)`).
     @inlinable mutating func update(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
         advance(to: time)
         let slot = Int(slotOf[Int(id)])
         entries[slot] = Self.entry(id, score: score, sequence: sequence, base: base)
+        nodes[leaves + slot] = Node(slot, entries[slot])
         var k = (leaves + slot) >> 1
         while k >= 1 {
             let before = nodes[k]
             duel(k)
-            if nodes[k].winner == before.winner && nodes[k].melt == before.melt && Int(nodes[k].winner) != slot { break }
+            if nodes[k].winner == before.winner && nodes[k].melt >= before.melt && Int(nodes[k].winner) != slot { break }
             k >>= 1
         }
         _checkInvariants()
+    }
+
+    /// Gives `id` its score and tie-break at `time`: `update` for a member, `insert` otherwise (one call through an
+    /// optional, which a `contains` first would copy).
+    @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        if contains(id) { update(id, score: score, sequence: sequence, at: time) } else { insert(id, score: score, sequence: sequence, at: time) }
     }
 
     /// Every member's id (debug checks: the scan the tournament must agree with).
@@ -203,16 +220,17 @@ struct KineticTournament {
         duel(node)
     }
 
-    /// Replays the duels from `node` up to the root (a leaf below changed), up to the first node whose winner and
-    /// melt come out as they were: a node depends only on its children (all certified at `now`), so nothing above
-    /// it changes either. An inserted candidate that loses its first duels, or a removed one that won none, stops
-    /// the walk within a few levels.
+    /// Replays the duels from `node` up to the root (a leaf below changed), up to the first node that keeps its winner
+    /// and whose melt does not come sooner: a node depends only on its children (all certified at `now`), so no winner
+    /// above it changes, and their melts, at most this node's old one, stay valid (if early, a node is decided again
+    /// early, never late). An inserted candidate that loses its first duels, or a removed one that won none, stops the
+    /// walk within a few levels.
     @inlinable mutating func replay(from node: Int) {
         var k = node
         while k >= 1 {
             let before = nodes[k]
             duel(k)
-            if nodes[k].winner == before.winner && nodes[k].melt == before.melt { return }
+            if nodes[k].winner == before.winner && nodes[k].melt >= before.melt { return }
             k >>= 1
         }
     }
@@ -224,6 +242,7 @@ struct KineticTournament {
         for s in entries.indices where nodes[leaves + s].winner >= 0 {
             entries[s].slope = Self.slope(entries[s].score, base: base)
         }
+        for k in 1..<(2 * leaves) where nodes[k].winner >= 0 { nodes[k].slope = entries[Int(nodes[k].winner)].slope }
     }
 
     @inlinable static func slope(_ s: DecayingScore, base: Int) -> Double {
@@ -240,7 +259,7 @@ struct KineticTournament {
         while entries.count < grown { entries.append(empty) }
         let before = nodes
         nodes = UncheckedArray<Node>(repeating: Node(), count: 2 * grown)
-        for s in 0..<old { nodes[grown + s].winner = before[old + s].winner }
+        for s in 0..<old { nodes[grown + s] = before[old + s] }
         leaves = grown
         freeSlots.reserve(grown)
         for s in stride(from: grown - 1, through: used, by: -1) { freeSlots.append(Int32(s)) }
@@ -263,21 +282,40 @@ struct KineticTournament {
             return e
         }
         // Outside these the doubles may overflow, or lose precision without exp2 underflowing: every duel evaluated.
-        let top = log2(s.count + s.offset) + log2(s.numerator) + max(0, -log2(s.divisor))   // the largest value along the way
+        // (Bounds of the logarithms, each on the side that only narrows the ranges.)
+        let c = Self.log2Bounds(s.count), n = Self.log2Bounds(s.numerator), d = Self.log2Bounds(s.divisor)
+        let top = Self.log2Bounds(s.count + s.offset).upper + n.upper + max(0, -d.lower)   // the largest value along the way
         guard s.count > 0, s.numerator > 0, s.offset >= 0, s.divisor > 0, h > 0, top < 900 else { return e }
-        let lc = log2(s.count), ln = log2(s.numerator), ld = log2(s.divisor)
         if s.offset > 0 {
+            let o = Self.log2Bounds(s.offset)
             // The count adds nothing to the offset once below offset · 2^-54 (half an ulp is at least offset · 2^-53).
-            e.constantFrom = Self.time(s.since, plus: h * (lc - log2(s.offset) + 56), roundingUp: true)
-            let low = log2(s.offset) + ln + min(0, -ld)   // the smallest value along the way (at the offset)
+            e.constantFrom = Self.time(s.since, plus: h * (c.upper - o.lower + 56), roundingUp: true)
+            let low = o.lower + n.lower + min(0, -d.upper)   // the smallest value along the way (at the offset)
             e.preciseUntil = low < -900 ? Int.min : Self.time(s.since, plus: h * 998, roundingUp: false)
         } else {
             // exp2 is 0 from 2^-1078 on (below half the least subnormal), and so is the score.
             e.constantFrom = Self.time(s.since, plus: h * 1078, roundingUp: true)
-            let x = 998 + min(0, lc, lc + ln, lc + ln - ld)   // exp2, the count and the score stay normal (> 2^-1000)
+            let x = 998 + min(0, c.lower, c.lower + n.lower, c.lower + n.lower - d.upper)   // exp2, the count and the score stay normal (> 2^-1000)
             e.preciseUntil = Self.time(s.since, plus: h * x, roundingUp: false)
         }
         return e
+    }
+
+    /// Bounds of log2(`x`) from its bits, for a positive normal x = m · 2^e (1 ≤ m < 2): e + (m − 1), the chord below the
+    /// concave log2 on [1, 2], less 2^-40 for rounding, and that plus 0.09 (the chord is at most 0.0861 below, at
+    /// m = 1/ln 2). libm's log2 for both otherwise (0, negatives, subnormals, infinities, NaN). Where a range needs only a
+    /// bound, this costs a few instructions where log2 costs some fifty, and it narrows the range by a tenth of a
+    /// half-life at most.
+    @inlinable @inline(__always) static func log2Bounds(_ x: Double) -> (lower: Double, upper: Double) {
+        let bits = x.bitPattern
+        let biased = Int(truncatingIfNeeded: bits >> 52)   // with the sign bit: a negative x is out of range here
+        guard biased > 0 && biased < 0x7ff else {
+            let l = log2(x)
+            return (l, l)
+        }
+        let m = Double(bitPattern: (bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000)
+        let chord = Double(biased - 1023) + (m - 1)
+        return (chord - 0x1p-40, chord + 0.09)
     }
 
     /// `since + micros`, saturating, rounded down or up.
@@ -289,16 +327,31 @@ struct KineticTournament {
         return overflow ? (m > 0 ? Int.max : Int.min) : t
     }
 
-    /// Decides node `k`'s duel at `now` from its children's winners.
+    /// Decides node `k`'s duel at `now` from its children's winners: from the keys the two nodes hold when both
+    /// winners' doubles are their models' and far apart (most duels), otherwise from their entries.
     @inlinable mutating func duel(_ k: Int) {
         let left = nodes[2 * k], right = nodes[2 * k + 1]
         let melt = min(left.melt, right.melt)
         if left.winner < 0 || right.winner < 0 {
-            nodes[k] = Node(winner: left.winner < 0 ? right.winner : left.winner, melt: melt)
+            var node = left.winner < 0 ? right : left
+            node.melt = melt
+            nodes[k] = node
             return
         }
+        if now < left.modelUntil && now < right.modelUntil {
+            let sa = left.intercept + left.slope * decay, sb = right.intercept + right.slope * decay
+            if abs(sa - sb) > 2 * Self.epsilon * (sa + sb) {   // as the general duel below decides it
+                var node = sa < sb ? left : right
+                let loser = sa < sb ? right : left
+                node.melt = min(melt, certified(node.intercept, node.slope, loser.intercept, loser.slope), node.modelUntil, loser.modelUntil)
+                nodes[k] = node
+                return
+            }
+        }
         let (winner, until) = duel(Int(left.winner), Int(right.winner))
-        nodes[k] = Node(winner: Int32(winner), melt: min(melt, until))
+        var node = Node(winner, entries[winner])
+        node.melt = min(melt, until)
+        nodes[k] = node
     }
 
     /// The better of slots `a` and `b` at `now`, and until when that holds at least. (Always inlined, as the two
@@ -342,9 +395,13 @@ struct KineticTournament {
     /// Until when the model's gap between the winner and the loser stays above ε (the scores are lines in
     /// `decay`, which only falls: they cross at most once).
     @inlinable @inline(__always) func certified(_ w: Entry, constantW: Bool, _ l: Entry, constantL: Bool) -> Int {
+        certified(constantW ? w.constantValue : w.intercept, constantW ? 0 : w.slope, constantL ? l.constantValue : l.intercept,
+                  constantL ? 0 : l.slope)
+    }
+
+    /// The same for the winner's model `iw + mw · decay` against the loser's `il + ml · decay` (what a duel from nodes reads).
+    @inlinable @inline(__always) func certified(_ iw: Double, _ mw: Double, _ il: Double, _ ml: Double) -> Int {
         let e = Self.epsilon
-        let iw = constantW ? w.constantValue : w.intercept, mw = constantW ? 0 : w.slope
-        let il = constantL ? l.constantValue : l.intercept, ml = constantL ? 0 : l.slope
         let p = il * (1 - e) - iw * (1 + e)   // the gap's margin as decay → 0
         if p >= 0 { return Int.max }
         let q = ml * (1 - e) - mw * (1 + e)   // > -p / decay > 0: the margin is positive now
@@ -376,7 +433,13 @@ struct KineticTournament {
             best[k] = a < 0 ? b : b < 0 ? a
                 : value[a] < value[b] || (value[a] == value[b] && entries[a].sequence < entries[b].sequence) ? a : b
             precondition(Int(nodes[k].winner) == best[k], "KineticTournament: node \(k) holds \(nodes[k].winner), a scan picks \(best[k]) at \(now)")
+            if best[k] >= 0 {
+                let e = entries[best[k]], n = nodes[k]
+                precondition(n.intercept == e.intercept && n.slope == e.slope && n.modelUntil == e.modelUntil,
+                             "KineticTournament: node \(k)'s copy of slot \(best[k])'s key is stale")
+            }
             precondition(nodes[k].melt > now, "KineticTournament: node \(k)'s certificate expired at \(nodes[k].melt), now \(now)")
+            precondition(nodes[k].melt <= min(nodes[2 * k].melt, nodes[2 * k + 1].melt), "KineticTournament: node \(k) melts after a child")
         }
         #endif
     }
@@ -387,9 +450,17 @@ extension KineticTournament.Entry {
     @inlinable func preciseEnd(_ now: Int) -> Int { now >= constantFrom ? Int.max : preciseUntil }
 }
 
+extension KineticTournament.Entry {
+    /// Before this time the policy's double is the model's (`precise` and not constant): what a duel from nodes needs.
+    @inlinable var modelUntil: Int { min(preciseUntil, constantFrom) }
+}
+
 extension KineticTournament.Node {
-    @inlinable init(winner: Int32, melt: Int) {
-        self.melt = melt
-        self.winner = winner
+    /// A leaf, or a subtree won by slot `winner` (whose entry is `e`), with no certificate yet.
+    @inlinable init(_ winner: Int, _ e: KineticTournament.Entry) {
+        self.winner = Int32(winner)
+        intercept = e.intercept
+        slope = e.slope
+        modelUntil = e.modelUntil
     }
 }
