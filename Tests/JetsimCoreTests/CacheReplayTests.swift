@@ -93,6 +93,38 @@ import Testing
         #expect(second.counters.misses == 4 && second.counters.hits == 2)
     }
 
+    /// `requests(objects:sizes:times:)` makes the indexes' storage unique once a batch: it counts as one request at a
+    /// time does, and a copy taken before a batch keeps its own indexes (for each kind: a key, a decaying score, a scan).
+    @Test func aBatchCountsAsItsRequestsAndLeavesACopyAlone() {
+        let capacity = 150_000
+        let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: 13, capacity: capacity)
+        let objects = reqs.map { Int32($0.object) }, sizes = reqs.map(\.size), times = reqs.indices.map(Self.time)
+        func check<P: EvictionPolicy>(_ policy: P) {
+            let oneByOne = Self.replay(reqs, capacity: capacity, policy: policy)
+            var batched = CacheReplay(capacityBytes: capacity, policy: policy)
+            var copy = batched
+            let half = reqs.count / 2
+            objects.withUnsafeBufferPointer { o in
+                sizes.withUnsafeBufferPointer { s in
+                    times.withUnsafeBufferPointer { t in
+                        batched.requests(objects: .init(rebasing: o[..<half]), sizes: .init(rebasing: s[..<half]), times: .init(rebasing: t[..<half]))
+                        copy = batched   // shares the indexes' storage until one of them writes
+                        batched.requests(objects: .init(rebasing: o[half...]), sizes: .init(rebasing: s[half...]), times: .init(rebasing: t[half...]))
+                    }
+                }
+            }
+            #expect(batched.counters == oneByOne, "\(P.self)")
+            #expect(batched.counters.evictions > 100, "\(P.self)")
+            for k in half..<reqs.count { copy.request(objects[k], size: sizes[k], time: times[k]) }
+            #expect(copy.counters == oneByOne, "\(P.self): the copy went on from its own state")
+        }
+        check(LRUPolicy())
+        check(LFUPolicy())
+        check(CostPolicy())
+        check(LargestPolicy())
+        check(RandomPolicy(seed: 5))
+    }
+
     @Test func anObjectKeepsItsFirstSize() {
         var replay = CacheReplay(capacityBytes: 100, policy: LRUPolicy())
         replay.request(0, size: 60, time: 0)
