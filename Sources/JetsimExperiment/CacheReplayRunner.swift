@@ -85,15 +85,7 @@ extension ReplayCell {
     var capacityBytes: Int { cache.capacityBytes }
     var counters: CacheCounters { cache.counters }
 
-    mutating func replay(_ batch: borrowing RequestBatch) {
-        batch.objects.withUnsafeBufferPointer { objects in
-            batch.sizes.withUnsafeBufferPointer { sizes in
-                batch.times.withUnsafeBufferPointer { times in
-                    cache.requests(objects: objects, sizes: sizes, times: times)
-                }
-            }
-        }
-    }
+    mutating func replay(_ batch: borrowing RequestBatch) { cache.requests(batch) }
 }
 
 /// Any policy: the generic loop.

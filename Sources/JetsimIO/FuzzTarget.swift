@@ -69,9 +69,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 let stream = try LibCacheSimStream(path: path, name: name)
                 var batch = RequestBatch()
                 var cache = CacheReplay(capacityBytes: 1 << 20, policy: LRUPolicy())
-                while try stream.next(into: &batch) {
-                    for k in 0..<batch.count { cache.request(batch.objects[k], size: batch.sizes[k], time: batch.times[k]) }
-                }
+                while try stream.next(into: &batch) { cache.requests(batch) }
             }
             let (trace, events) = try Self.throughFile(bytes, name: name) { path throws(InputError) in
                 let trace = try LibCacheSimTrace(path: path, name: name)

@@ -37,6 +37,18 @@ public struct RequestBatch {
     }
 }
 
+extension CacheReplay {
+    /// Every request of `batch` in order (`requests(objects:sizes:times:)`): what `cachesim`'s cells and the fuzz target run.
+    @inlinable
+    public mutating func requests(_ batch: borrowing RequestBatch) {
+        batch.objects.withUnsafeBufferPointer { objects in
+            batch.sizes.withUnsafeBufferPointer { sizes in
+                batch.times.withUnsafeBufferPointer { times in requests(objects: objects, sizes: sizes, times: times) }
+            }
+        }
+    }
+}
+
 /// libCacheSim's trace formats: text (CSV, or txt with one object id per line, told apart by the first row) or the
 /// binary `oracleGeneral`.
 public enum LibCacheSimFormat: String, Sendable, CaseIterable {

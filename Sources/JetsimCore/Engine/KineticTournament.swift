@@ -340,7 +340,7 @@ struct KineticTournament {
         }
         if now < left.modelUntil && now < right.modelUntil {
             let sa = left.intercept + left.slope * decay, sb = right.intercept + right.slope * decay
-            if abs(sa - sb) > 2 * Self.epsilon * (sa + sb) {   // as the general duel below decides it
+            if Self.modelDecides(sa, sb) {
                 var node = sa < sb ? left : right
                 let loser = sa < sb ? right : left
                 node.melt = min(melt, certified(node.intercept, node.slope, loser.intercept, loser.slope), node.modelUntil, loser.modelUntil)
@@ -367,7 +367,7 @@ struct KineticTournament {
         if (constantA || now < ea.preciseUntil) && (constantB || now < eb.preciseUntil) {
             let sa = constantA ? ea.constantValue : ea.intercept + ea.slope * decay
             let sb = constantB ? eb.constantValue : eb.intercept + eb.slope * decay
-            if abs(sa - sb) > 2 * Self.epsilon * (sa + sb) {   // (never for identical scores)
+            if Self.modelDecides(sa, sb) {   // (never for identical scores)
                 let aWins = sa < sb
                 let (ew, el) = aWins ? (ea, eb) : (eb, ea)
                 let until = certified(ew, constantW: aWins ? constantA : constantB, el, constantL: aWins ? constantB : constantA)
@@ -390,6 +390,11 @@ struct KineticTournament {
         }
         if ea.score == eb.score { return (ea.sequence < eb.sequence ? a : b, Int.max) }
         return (exactWinner(a, b), constantA && constantB ? Int.max : now + 1)
+    }
+
+    /// Whether two model scores are far enough apart (by more than 2ε relative) for the doubles to compare as they do.
+    @inlinable @inline(__always) static func modelDecides(_ sa: Double, _ sb: Double) -> Bool {
+        abs(sa - sb) > 2 * epsilon * (sa + sb)
     }
 
     /// Until when the model's gap between the winner and the loser stays above ε (the scores are lines in
