@@ -20,6 +20,13 @@ public enum EventSource {
         }
     }
 
+    /// Appends the next events to `events` until it holds `count` or the source ends: `next()`'s events, and its error
+    /// after the events before it, but a Jetsim trace reads its common rows in one pass (`TraceReader.next(into:upTo:)`).
+    public mutating func next(into events: inout [TraceEvent], upTo count: Int) throws(InputError) {
+        if case let .jetsim(r) = self { return try r.next(into: &events, upTo: count) }
+        while events.count < count, let e = try next() { events.append(e) }
+    }
+
     /// Reads everything that is left (for policies that need the future).
     public mutating func readAll() throws(InputError) -> [TraceEvent] {
         var events: [TraceEvent] = []
@@ -54,7 +61,7 @@ public final class EventsReadAhead {
             batch.reserveCapacity(EventsReadAhead.batchCount)
             if let error = reader.pending { throw error }
             do throws(InputError) {
-                while batch.count < EventsReadAhead.batchCount, let e = try reader.source.next() { batch.append(e) }
+                try reader.source.next(into: &batch, upTo: EventsReadAhead.batchCount)
             } catch {
                 guard !batch.isEmpty else { throw error }
                 reader.pending = error   // the events before the bad line first, as a serial read gives them

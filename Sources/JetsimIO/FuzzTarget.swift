@@ -43,7 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let catalog = Self.workload.catalog
             let (events, users) = try Self.throughFile(bytes, name: name) { path throws(InputError) in
                 let reader = try TraceReader(path: path, catalog: catalog, name: name)
-                let events = try reader.readAll()
+                let events = try Self.readBothWays(reader, TraceReader(path: path, catalog: catalog, name: name))
                 // --per-user's split, when the trace names its users.
                 return (events, reader.hasUserColumn ? try TraceReader.readAllByUser(path: path, catalog: catalog, name: name) : [])
             }
@@ -117,6 +117,25 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = try ChartReport.html(csv: bytes, name: base.hasPrefix(table) ? name : "\(table)-\(name)")
             }
         }
+    }
+
+    /// `first`'s events in batches (common rows through `TraceLineParser`, as `run` and `compare` read them), checked
+    /// against `second`'s, the same file read row by row: the same events and the same error, or a trap.
+    private static func readBothWays(_ first: TraceReader, _ second: TraceReader) throws(InputError) -> [TraceEvent] {
+        var inBatches: [TraceEvent] = [], rowByRow: [TraceEvent] = []
+        var batchError: InputError?, rowError: InputError?
+        do throws(InputError) {
+            while true {
+                let before = inBatches.count
+                try first.next(into: &inBatches, upTo: before + 7)
+                if inBatches.count < before + 7 { break }
+            }
+        } catch { batchError = error }
+        do throws(InputError) { while let e = try second.next() { rowByRow.append(e) } } catch { rowError = error }
+        precondition(inBatches == rowByRow && batchError == rowError,
+                     "a trace read in batches differs from the same trace read row by row: \(String(describing: batchError)) against \(String(describing: rowError))")
+        if let batchError { throw batchError }
+        return inBatches
     }
 
     /// Runs `body` on a private file holding `bytes`, for the readers that open paths as the commands do (gzip is

@@ -6,11 +6,13 @@ import JetsimCore
 /// `InputError` naming the file, line and field; nothing is partially applied by the reader itself.
 public final class TraceReader {
     private let reader: CSVReader
-    private var names: AppNameTable
+    /// The app names, the last time and the fast path for common rows.
+    private var lines: TraceLineParser
+    /// The columns are in their usual order, so `lines` can read common rows (`next(into:upTo:)`).
+    private let usualColumns: Bool
     /// With no catalog, unknown names get new ids in order of appearance (for inspecting a trace).
     private let interning: Bool
     private var timeColumn = 0, appColumn = 1, eventColumn = 2, valueColumn: Int? = 3, userColumn: Int?
-    private var lastTime = Int.min
     public var path: String { reader.path }
     public var lineNumber: Int { reader.lineNumber }
 
@@ -24,7 +26,7 @@ public final class TraceReader {
     init(reader: CSVReader, catalog: AppCatalog?) throws(InputError) {
         self.reader = reader
         let path = reader.path
-        names = AppNameTable(catalog?.profiles.map(\.name) ?? [])
+        lines = TraceLineParser(names: AppNameTable(catalog?.profiles.map(\.name) ?? []))
         interning = catalog == nil
         guard try reader.nextRow() else { throw InputError(file: path, message: "the file is empty (expected the header time,app,event,value)") }
         let header = reader.strings().map(\.trimmingSpaces)
@@ -41,10 +43,11 @@ public final class TraceReader {
         eventColumn = e
         valueColumn = column("value")
         userColumn = column("user")
+        usualColumns = (t, a, e, valueColumn) == (0, 1, 2, 3)
     }
 
     /// App names in id order (the catalog's, plus any interned).
-    public var appNames: [String] { names.names.map { String(decoding: $0, as: UTF8.self) } }
+    public var appNames: [String] { lines.names.strings }
 
     /// Whether the trace has a `user` column (`--per-user` splits by it).
     public var hasUserColumn: Bool { userColumn != nil }
@@ -65,10 +68,10 @@ public final class TraceReader {
         guard let time else { throw fail("time", "expected seconds (decimals allowed), found \(found(timeColumn))") }
         guard time >= 0 else { throw fail("time", "must not be negative, found \(found(timeColumn))") }
         guard time <= DecimalParser.maxMicros else { throw fail("time", "is too large, found \(found(timeColumn))") }
-        guard time >= lastTime else {
-            throw fail("time", "times must not decrease: \(found(timeColumn)) comes after \(FixedPoint.seconds(lastTime)) s")
+        guard time >= lines.lastTime else {
+            throw fail("time", "times must not decrease: \(found(timeColumn)) comes after \(FixedPoint.seconds(lines.lastTime)) s")
         }
-        lastTime = time
+        lines.lastTime = time
         guard let kind = reader.withField(eventColumn, TraceReader.eventKind) else {
             throw fail("event", "unknown event \(found(eventColumn)) (known: \(TraceEventKind.allCases.map(\.traceName).joined(separator: ", ")))")
         }
@@ -76,7 +79,7 @@ public final class TraceReader {
         var app = TraceEvent.noApp
         if !(blankApp && kind == .home) {
             let resolved = reader.withField(appColumn) { bytes in
-                interning && !blankApp ? names.intern(DecimalParser.trimmed(bytes)) : names.id(of: DecimalParser.trimmed(bytes))
+                interning && !blankApp ? lines.names.intern(DecimalParser.trimmed(bytes)) : lines.names.id(of: DecimalParser.trimmed(bytes))
             }
             guard let id = resolved else {
                 throw blankApp ? fail("app", "an app is required for '\(kind.traceName)'")
@@ -112,11 +115,25 @@ public final class TraceReader {
         return TraceEvent(time: time, app: app, kind: kind, value: value)
     }
 
-    /// Reads the whole trace (for tests and small inputs; `jetsim run` streams).
+    /// Appends the trace's next events to `events` until it holds `count` or the trace ends: the events `next()` gives
+    /// one by one, and its error after the events before the row that has it. Common rows are read straight from the read
+    /// buffer (`TraceLineParser`), any other row by `next()`. The current row (`currentUser`) is not kept.
+    public func next(into events: inout [TraceEvent], upTo count: Int) throws(InputError) {
+        while events.count < count {
+            if usualColumns { lines.take(from: reader, into: &events, upTo: count) }
+            guard events.count < count, let e = try next() else { return }
+            events.append(e)
+        }
+    }
+
+    /// Reads the whole trace (a grid's cells share it; `jetsim run` streams).
     public func readAll() throws(InputError) -> [TraceEvent] {
         var events: [TraceEvent] = []
-        while let e = try next() { events.append(e) }
-        return events
+        while true {
+            let before = events.count
+            try next(into: &events, upTo: before + (1 << 16))
+            if events.count < before + (1 << 16) { return events }
+        }
     }
 
     /// The whole trace against `catalog`, read by two threads when `threads` > 1: `compare`'s cells wait for it, so
@@ -157,7 +174,7 @@ public final class TraceReader {
 
     /// Users met by `currentUserIndex`, in order of first appearance.
     private var users = AppNameTable([])
-    private var userNames: [String] { users.names.map { String(decoding: $0, as: UTF8.self) } }
+    private var userNames: [String] { users.strings }
 
     private func requireUserColumn() throws(InputError) -> Int {
         guard let column = userColumn else {
@@ -219,67 +236,4 @@ private final class HalfResults: @unchecked Sendable {
     private var events: [[TraceEvent]?] = [nil, nil]
     func set(_ k: Int, _ value: [TraceEvent]?) { lock.lock(); events[k] = value; lock.unlock() }
     func get(_ k: Int) -> [TraceEvent]? { lock.lock(); defer { lock.unlock() }; return events[k] }
-}
-
-/// Byte equality by `memcmp` (the generic `elementsEqual` walked the bytes one by one): event and app names.
-@inline(__always)
-private func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard a.count == b.count else { return false }
-    guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
-    return memcmp(x, y, a.count) == 0
-}
-
-/// Maps app names given as bytes to dense ids without building Strings (open addressing, FNV-1a).
-struct AppNameTable {
-    private var slots: [Int32]
-    private(set) var names: [[UInt8]]
-    private var mask: Int
-
-    init(_ names: [String]) {
-        self.names = names.map { Array($0.utf8) }
-        slots = []
-        mask = 0
-        rebuild()
-    }
-
-    private mutating func rebuild() {
-        var size = 16
-        while size < names.count * 2 + 2 { size <<= 1 }
-        mask = size - 1
-        slots = [Int32](repeating: -1, count: size)
-        for (i, name) in names.enumerated() {
-            var s = Self.hash(name) & mask
-            while slots[s] >= 0 { s = (s + 1) & mask }
-            slots[s] = Int32(i)
-        }
-    }
-
-    /// The id of `bytes`, adding it if new.
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        if let id = id(of: bytes) { return id }
-        names.append(Array(bytes))
-        if names.count * 2 + 2 > slots.count { rebuild() } else {
-            var s = Self.hash(bytes) & mask
-            while slots[s] >= 0 { s = (s + 1) & mask }
-            slots[s] = Int32(names.count - 1)
-        }
-        return Int32(names.count - 1)
-    }
-
-    @inline(__always)
-    static func hash<C: Collection>(_ bytes: C) -> Int where C.Element == UInt8 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: h & 0x7fff_ffff_ffff_ffff)
-    }
-
-    func id(of bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        var s = Self.hash(bytes) & mask
-        while true {
-            let id = slots[s]
-            if id < 0 { return nil }
-            if names[Int(id)].withUnsafeBufferPointer({ sameBytes($0, bytes) }) { return id }
-            s = (s + 1) & mask
-        }
-    }
 }

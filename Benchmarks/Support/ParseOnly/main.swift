@@ -2,7 +2,7 @@
 // measured against: Support/CLoop/parse_loop.c).
 //
 //   ParseOnly libcachesim FILE        `jetsim cachesim`'s one-pass byte reader (LibCacheSimStream), on this thread;
-//   ParseOnly jetsim FILE CATALOG     `jetsim run`'s reader of Jetsim's trace format (TraceReader).
+//   ParseOnly jetsim FILE CATALOG     `jetsim run`'s reader of Jetsim's trace format (TraceReader), in its batches.
 //
 // Prints the rows, the distinct ids and a checksum of what was read, so that no work can be left out.
 import JetsimCore
@@ -32,10 +32,14 @@ func main() throws(InputError) -> Int32 {
     case (4, "jetsim"):
         let catalog = try CatalogFile.read(path: arguments[3])
         let reader = try TraceReader(path: arguments[2], catalog: catalog)
-        while let e = try reader.next() {
-            rows += 1
-            checksum &+= e.time &+ Int(e.app) &+ Int(e.kind.rawValue) &+ e.value
-        }
+        var events: [TraceEvent] = []
+        events.reserveCapacity(8192)
+        repeat {
+            events.removeAll(keepingCapacity: true)
+            try reader.next(into: &events, upTo: 8192)   // as `run` reads it (EventsReadAhead)
+            rows += events.count
+            for e in events { checksum &+= e.time &+ Int(e.app) &+ Int(e.kind.rawValue) &+ e.value }
+        } while events.count == 8192
         print("\(rows) rows, \(catalog.count) apps, checksum \(checksum)")
     default:
         complain("usage: ParseOnly libcachesim FILE | ParseOnly jetsim FILE CATALOG")
