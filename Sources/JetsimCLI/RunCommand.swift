@@ -170,9 +170,14 @@ public struct RunCommand: ParsableCommand {
             }
             let stream = try ReportStream(directory: staging, appNames: labels.appNames,
                                           policy: policyValue.descriptor.displayName, events: events)
-            var result = try simulate(policyValue, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
+            let writer = WriteBehindSink(stream)   // rows rendered and written on a second thread while the simulation runs
+            var result: SimulationResult
+            do {
+                defer { writer.finish() }
+                result = try simulate(policyValue, observer: SinkObserver(writer), device: deviceValue, catalog: catalog, options: options,
                                       source: &source, future: future, backing: realMemory, residency: probes?(nil),
                                       progress: showProgress ? printProgress : nil)
+            }
             if showProgress && result.events >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
             if let failure = stream.failure { throw failure }
             var streamed = stream.files
@@ -239,9 +244,14 @@ public struct RunCommand: ParsableCommand {
                                                    policiesDirectory: try policyDirectory.path())
                 let future = policy.descriptor.capabilities.contains(.needsFuture) ? NextUseTable(events: events, appCount: catalog.count) : nil
                 let stream = try ReportStream(directory: userDirectory, appNames: appNames, policy: policy.descriptor.displayName, events: self.events)
+                let writer = WriteBehindSink(stream)
                 var source = EventSource.loaded(events, position: 0)
-                let result = try simulate(policy, observer: SinkObserver(stream), device: deviceValue, catalog: catalog, options: options,
+                let result: SimulationResult
+                do {
+                    defer { writer.finish() }
+                    result = try simulate(policy, observer: SinkObserver(writer), device: deviceValue, catalog: catalog, options: options,
                                           source: &source, future: future, residency: probes?(user))
+                }
                 if let failure = stream.failure { throw failure }
                 try ReportFiles.write(result, labels: labels, to: userDirectory, streamed: stream.files)
                 runs.append((result, labels))

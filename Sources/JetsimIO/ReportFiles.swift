@@ -240,8 +240,11 @@ public enum ReportFiles {
 
     /// A `timeseries.csv` row's first field.
     static func sampleTime(_ s: MemorySample, into w: inout RowWriter) {
-        w.fixed(s.time, over: Units.microsPerSecond, decimals: 3)
+        w.fixed(s.time, over: Units.microsPerSecond, decimals: sampleTimeDecimals)
     }
+
+    /// Milliseconds: a sample's time is rendered so in every row.
+    static let sampleTimeDecimals = 3
 
     /// A `timeseries.csv` row after its time (from the first comma to the newline): the same for every sample of an
     /// unchanged state.
@@ -383,21 +386,41 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(sample: MemorySample) {
         guard failure == nil else { return }
-        let unchanged = previousSample.map(sample.differsOnlyInTime) ?? false
-        let (state, stateCount) = (previousSampleState, previousSampleStateCount)
-        var count = stateCount
+        if let previousSample, sample.differsOnlyInTime(from: previousSample) { return sameState(at: CollectionOfOne(sample.time)) }
+        let state = previousSampleState
+        var count = 0
         do {
             try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
                 ReportFiles.sampleTime(sample, into: &w)
-                if unchanged {
-                    w.bytes(UnsafeBufferPointer(rebasing: state[..<stateCount]))
-                } else {
-                    let start = w.count
-                    ReportFiles.sampleState(sample, into: &w)
-                    count = state.initialize(fromContentsOf: w.written(from: start))
-                }
+                let start = w.count
+                ReportFiles.sampleState(sample, into: &w)
+                count = state.initialize(fromContentsOf: w.written(from: start))
             }
         } catch { failure = error }
         (previousSample, previousSampleStateCount) = (sample, count)
+    }
+
+    /// An idle stretch's samples: the first as any other, the rest rows of its state at their times.
+    public func record(sample: MemorySample, repeated count: Int, every interval: Int) {
+        guard count > 0 else { return }
+        record(sample: sample)
+        guard failure == nil, count > 1 else { return }
+        sameState(at: stride(from: sample.time + interval, through: sample.time + (count - 1) * interval, by: interval))
+    }
+
+    /// Rows of the last sample's state (its row after the time, kept in `previousSampleState`) at `times`.
+    private func sameState<Times: Sequence<Int>>(at times: Times) {
+        let state = UnsafeBufferPointer(rebasing: previousSampleState[..<previousSampleStateCount])
+        var last = 0
+        do {
+            for time in times {
+                try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
+                    w.fixed(time, over: Units.microsPerSecond, decimals: ReportFiles.sampleTimeDecimals)
+                    w.bytes(state)
+                }
+                last = time
+            }
+        } catch { failure = error }
+        previousSample?.time = last
     }
 }

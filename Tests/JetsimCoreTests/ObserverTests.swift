@@ -63,4 +63,81 @@ import Testing
         #expect(counted.measured == kept.measured)
         #expect(counted.apps == kept.apps)
     }
+
+    /// Records idle stretches apart: each call to `record(sample:repeated:every:)` and the samples it stands for.
+    struct StretchCounting: SimulationObserver {
+        var samples: [MemorySample] = []
+        var stretches: [(first: MemorySample, count: Int, interval: Int)] = []
+        var recordsLifecycle: Bool { false }
+        mutating func record(_ record: LifecycleRecord) {}
+        var retainsKillsAndSamples: Bool { false }
+        mutating func record(sample: MemorySample) { samples.append(sample) }
+        mutating func record(sample: MemorySample, repeated count: Int, every interval: Int) {
+            stretches.append((sample, count, interval))
+            sample.repeated(count, every: interval) { samples.append($0) }
+        }
+    }
+
+    /// Opens, backgrounds, background tasks (timers inside idle stretches), growth in the foreground and long idle
+    /// gaps, sampled every `interval` seconds.
+    /// `oneSamplePerCall`: the run is stopped at every sample time (`fireTimers(through:)`, which changes no result), so
+    /// no stretch can form: each sample is taken by its own timer, at its own time.
+    func idleRun<O: SimulationObserver>(_ observer: O, interval: Int, maxSamples: Int = 1_000_000,
+                                        oneSamplePerCall: Bool = false) throws -> (SimulationResult, O) {
+        let catalog = try AppCatalog((0..<6).map { k in
+            bareApp("a\(k)", dirtyMB: 140) { $0.growthBytesPerMinute = k % 2 == 0 ? mb(20) : 0 }
+        })
+        var options = SimulationOptions()
+        options.sampleIntervalMicros = sec(interval)
+        options.maxSamples = maxSamples
+        var sim = Simulator(device: testDevice(), catalog: catalog, policy: XNUPolicy(), observer: observer, options: options)
+        var t = 0, nextSample = sec(interval)
+        func process(_ event: TraceEvent) {
+            while oneSamplePerCall && nextSample <= event.time {
+                sim.fireTimers(through: nextSample)
+                nextSample += sec(interval)
+            }
+            sim.process(event)
+        }
+        for k in 0..<30 {
+            let app = Int32(k % 6)
+            process(TraceEvent(time: t, app: app, kind: .open))
+            t += sec(7 + 13 * (k % 5))
+            process(TraceEvent(time: t, app: TraceEvent.noApp, kind: .home))
+            if k % 3 == 0 { process(TraceEvent(time: t + sec(1), app: app, kind: .bgTask, value: sec(95 + k))) }
+            if k % 3 == 1 {   // a background launch that ends exactly at a sample time: the timer goes first
+                let aligned = (t + sec(2) + sec(interval) - 1) / sec(interval) * sec(interval)
+                process(TraceEvent(time: aligned, app: Int32((k + 3) % 6), kind: .bgLaunch, value: sec(3 * interval)))
+            }
+            t += sec(60 * (1 + k % 7) + k)   // idle, a few samples to several hundred
+        }
+        return (sim.finish(), sim.observer)
+    }
+
+    /// The engine hands an idle stretch's samples over in one call; they are the samples a retaining run keeps, in
+    /// the same number.
+    @Test func anIdleStretchsSamplesArriveInOneCallAndAreTheRetainedOnes() throws {
+        let (kept, _) = try idleRun(NullObserver(), interval: 5)
+        let (result, counted) = try idleRun(StretchCounting(), interval: 5)
+        #expect(counted.stretches.count > 10 && counted.stretches.contains { $0.count > 50 })
+        #expect(counted.samples == kept.samples && result.sampleCount == kept.samples.count)
+        #expect(zip(kept.samples, kept.samples.dropFirst()).allSatisfy { $1.time - $0.time == sec(5) })
+        #expect(result.measured == kept.measured)
+    }
+
+    /// An idle stretch's samples are the ones a timer per sample takes, each at its own time (a stretch that ran past
+    /// a timer or an event, or stopped short of one, shows), at intervals that end stretches at different places. A run
+    /// cut at `maxSamples` inside a stretch keeps exactly that many.
+    @Test func anIdleStretchsSamplesAreTheOnesATimerPerSampleTakes() throws {
+        for interval in [5, 7, 15, 21] {
+            let (stretched, observer) = try idleRun(StretchCounting(), interval: interval)
+            let (single, reference) = try idleRun(StretchCounting(), interval: interval, oneSamplePerCall: true)
+            #expect(reference.stretches.isEmpty && !observer.stretches.isEmpty)
+            #expect(observer.samples == reference.samples && observer.samples.count > 100, "every \(interval) s")
+            #expect(stretched.measured == single.measured && stretched.sampleCount == single.sampleCount)
+        }
+        let fine = try idleRun(StretchCounting(), interval: 5).1.samples
+        let (cut, cutObserver) = try idleRun(StretchCounting(), interval: 5, maxSamples: 1234)
+        #expect(cut.sampleCount == 1234 && cut.samplesTruncated && cutObserver.samples == Array(fine.prefix(1234)))
+    }
 }

@@ -36,4 +36,31 @@ import Testing
         let expected = CSVLine.of(ReportFiles.timeseriesHeader) + samples.map(ReportFiles.sampleLine).joined()
         #expect(written == expected)
     }
+
+    /// Stretches of an unchanged state (`record(sample:repeated:every:)`), between single samples of changed states and
+    /// at sub-millisecond times and intervals (rounded per row): the rows are each sample's fresh rendering.
+    @Test func aStretchsRowsAreItsSamplesFreshRenderings() throws {
+        let s = try Scratch()
+        var random = SplitMix64(seed: 31)
+        let stream = try ReportStream(directory: s.path, appNames: ["a"], policy: "xnu", events: false)
+        var expected = CSVLine.of(ReportFiles.timeseriesHeader)
+        var current = MemorySample(time: 0, availableBytes: 900 << 20, freeBytes: 800 << 20, pressure: .normal, residentApps: 3,
+                                   suspendedApps: 2, compressorBytes: 0, footprintBytes: 100 << 20)
+        for _ in 0..<2_000 {
+            current.time += Int.random(in: 1...90_000_000, using: &random)
+            current.freeBytes -= Int.random(in: 0...2, using: &random)   // unchanged a third of the time
+            if Bool.random(using: &random) {
+                stream.record(sample: current)
+                expected += ReportFiles.sampleLine(current)
+            } else {
+                let count = Int.random(in: 1...40, using: &random), interval = Int.random(in: 1...70_000_000, using: &random)
+                stream.record(sample: current, repeated: count, every: interval)
+                current.repeated(count, every: interval) { expected += ReportFiles.sampleLine($0) }
+                current.time += (count - 1) * interval
+            }
+        }
+        #expect(stream.failure == nil)
+        try stream.timeseries.commit()
+        #expect(try String(contentsOfFile: s.path + "/timeseries.csv", encoding: .utf8) == expected)
+    }
 }

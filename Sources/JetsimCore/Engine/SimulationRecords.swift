@@ -72,6 +72,16 @@ public struct MemorySample: Sendable, Equatable, Codable {
     public var compressorBytes: Int
     public var footprintBytes: Int
 
+    /// Calls `body` with this sample, then `count - 1` copies, each `interval` µs after the one before.
+    @inlinable
+    public func repeated(_ count: Int, every interval: Int, _ body: (MemorySample) -> Void) {
+        var s = self
+        for k in 0..<count {
+            s.time = time + k * interval
+            body(s)
+        }
+    }
+
     /// Whether the two samples describe the same state, taken at different times or not.
     public func differsOnlyInTime(from other: MemorySample) -> Bool {
         var same = other
@@ -93,12 +103,18 @@ public protocol SimulationObserver {
     mutating func record(kill: KillRecord)
     /// Every `--sample-interval` sample, as it is taken.
     mutating func record(sample: MemorySample)
+    /// `count` samples of a state that does not change between them: `sample`, then one every `interval` µs (the
+    /// engine takes an idle stretch's samples at once). Default: each through `record(sample:)`.
+    mutating func record(sample: MemorySample, repeated count: Int, every interval: Int)
 }
 
 extension SimulationObserver {
     public var retainsKillsAndSamples: Bool { true }
     public mutating func record(kill: KillRecord) {}
     public mutating func record(sample: MemorySample) {}
+    public mutating func record(sample: MemorySample, repeated count: Int, every interval: Int) {
+        sample.repeated(count, every: interval) { record(sample: $0) }
+    }
 }
 
 /// Records nothing and keeps neither kills nor samples: only the result's counters (compare cells, benchmarks).
@@ -132,6 +148,14 @@ public protocol SimulationRecordSink: AnyObject {
     func record(_ record: LifecycleRecord)
     func record(kill: KillRecord)
     func record(sample: MemorySample)
+    /// `SimulationObserver.record(sample:repeated:every:)`; the same default.
+    func record(sample: MemorySample, repeated count: Int, every interval: Int)
+}
+
+extension SimulationRecordSink {
+    public func record(sample: MemorySample, repeated count: Int, every interval: Int) {
+        sample.repeated(count, every: interval) { record(sample: $0) }
+    }
 }
 
 /// Streams every record to a sink and keeps neither kills nor samples (`jetsim run`). A type of JetsimCore's own,
@@ -148,4 +172,5 @@ public struct SinkObserver: SimulationObserver {
     public func record(_ record: LifecycleRecord) { sink.record(record) }
     public func record(kill: KillRecord) { sink.record(kill: kill) }
     public func record(sample: MemorySample) { sink.record(sample: sample) }
+    public func record(sample: MemorySample, repeated count: Int, every interval: Int) { sink.record(sample: sample, repeated: count, every: interval) }
 }

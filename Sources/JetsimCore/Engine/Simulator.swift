@@ -348,7 +348,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
             if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
-                fire(timer)
+                if timer.kind == .sample { takeSamples(through: time) } else { fire(timer) }
                 continue
             }
             unchangedSample = nil
@@ -366,12 +366,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     private mutating func fire(_ timer: PendingTimer) -> Bool {
         switch timer.kind {
         case .sample:
-            takeSample()
-            if sampleCount < options.maxSamples {
-                timers.schedule(.sample, at: now + options.sampleIntervalMicros)
-            } else {
-                samplesTruncated = true
-            }
+            takeSamples(through: now)
         case .sustainedPressure:
             guard timer.token == pressureEpoch else { return false }
             applyForegroundGrowth()
@@ -417,6 +412,36 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         case .taskExpiry: timer.token == apps[i].taskEpoch
         case .growthStep: timer.token == apps[i].growthEpoch
         default: true
+        }
+    }
+
+    /// The sample due now, then, when the state cannot change before them, the later ones due before the next timer
+    /// and at or before `time` (the next event's), in one call to the observer: an idle device sampled every minute
+    /// costs one call per idle stretch, not one timer per sample. Then schedules the next sample, or stops at
+    /// `maxSamples`.
+    ///
+    /// The samples and their order are those of one timer per sample: nothing runs between them (a timer due at the
+    /// same time as one of them was scheduled before it, so it goes first and ends the stretch), and sequence numbers
+    /// only order timers due at one time, so skipping the stretch's own leaves every other order as it was.
+    private mutating func takeSamples(through time: Int) {
+        takeSample()
+        let interval = options.sampleIntervalMicros
+        if let same = unchangedSample, interval > 0, !(foreground >= 0 && apps[Int(foreground)].growing) {
+            let horizon = min(time, timers.earliestTime - 1)   // no later sample reaches the next timer
+            let count = horizon > now ? min((horizon - now) / interval, options.maxSamples - sampleCount) : 0
+            if count > 0 {
+                var first = same
+                first.time = now + interval
+                if observer.retainsKillsAndSamples { first.repeated(count, every: interval) { samples.append($0) } }
+                observer.record(sample: first, repeated: count, every: interval)
+                sampleCount += count
+                advance(to: first.time + (count - 1) * interval)
+            }
+        }
+        if sampleCount < options.maxSamples {
+            timers.schedule(.sample, at: now + interval)
+        } else {
+            samplesTruncated = true
         }
     }
 

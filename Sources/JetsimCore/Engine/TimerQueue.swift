@@ -119,6 +119,13 @@ struct TimerQueue {
         return nextSequence
     }
 
+    /// When the earliest pending timer is due (`Int.max`: none).
+    var earliestTime: Int {
+        let slot = earliestSlot.time
+        guard let first = heap.first else { return slot }
+        return min(first.time, slot)
+    }
+
     /// Removes and returns the earliest timer due at or before `time`.
     mutating func popDue(atOrBefore time: Int) -> PendingTimer? {
         var earliest = heap.isEmpty ? .none : heap[0]

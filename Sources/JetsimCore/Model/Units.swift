@@ -169,9 +169,7 @@ public struct RowWriter {
     /// The decimal digits of `value`, zero-padded on the left to `width` digits.
     @inlinable
     public mutating func digits(_ value: UInt, width: Int = 1) {
-        var n = 1, power: UInt = 10
-        while n < 20 && value >= power { n += 1; power &*= 10 }
-        let end = _count + max(n, width)
+        let end = _count + max(Self.decimalLength(value), width)
         assert(end <= capacity, "RowWriter: the row is wider than its buffer")
         guard end <= capacity else { return }
         // Right to left, two digits at a time from a table; once the value is spent, the rest are the padding's zeros.
@@ -188,6 +186,18 @@ public struct RowWriter {
         _count = end
     }
 
+    /// How many decimal digits `value` has (1 for 0): its bit length times log10 2 (1233 / 4096) is the length or one
+    /// more, which a power of ten settles. (`value | 1` has the same length and at least one bit.)
+    @inlinable @inline(__always)
+    static func decimalLength(_ value: UInt) -> Int {
+        let v = value | 1
+        let estimate = ((UInt.bitWidth - v.leadingZeroBitCount) * 1233) >> 12   // ≤ 19
+        return estimate + (v >= powersOfTen[estimate] ? 1 : 0)
+    }
+
+    /// 10⁰ to 10¹⁹, for `decimalLength`.
+    @usableFromInline static let powersOfTen: [UInt] = (0...19).map { k in (0..<k).reduce(1) { r, _ in r * 10 } }
+
     /// "00" to "99", for `digits`.
     @usableFromInline static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
@@ -203,7 +213,7 @@ public struct RowWriter {
 
     /// `numerator / denominator` with `decimals` digits, rounded half away from zero (`FixedPoint.format`'s rule);
     /// a zero denominator renders as 0 with the decimals.
-    @inlinable
+    @inlinable @inline(__always)   // inlined where the denominator and decimals are constants: divisions become multiplications
     public mutating func fixed(_ numerator: Int, over denominator: Int, decimals: Int) {
         guard denominator != 0 else {
             byte(48)

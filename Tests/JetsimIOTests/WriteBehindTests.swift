@@ -1,0 +1,72 @@
+@testable import JetsimCore
+@testable import JetsimIO
+import Testing
+
+/// `run` renders its report rows on a second thread (`WriteBehindSink`): the sink must get every record, in order.
+@Suite struct WriteBehindTests {
+    /// Keeps what it is given, as one list, to check the order across kinds.
+    final class Recorder: SimulationRecordSink, @unchecked Sendable {
+        enum Entry: Equatable { case lifecycle(Int), kill(Int), sample(Int), stretch(Int, count: Int, interval: Int) }
+        var entries: [Entry] = []
+        var recordsLifecycle: Bool { true }
+        func record(_ record: LifecycleRecord) { entries.append(.lifecycle(record.time)) }
+        func record(kill: KillRecord) { entries.append(.kill(kill.time)) }
+        func record(sample: MemorySample) { entries.append(.sample(sample.time)) }
+        func record(sample: MemorySample, repeated count: Int, every interval: Int) {
+            entries.append(.stretch(sample.time, count: count, interval: interval))
+        }
+    }
+
+    /// Records of every kind, several batches' worth and a partial one, reach the sink in the order given, once
+    /// `finish()` returns; a stretch of samples stays one record.
+    @Test func everyRecordReachesTheSinkInOrder() {
+        var random = SplitMix64(seed: 5)
+        let recorder = Recorder()
+        let writer = WriteBehindSink(recorder)
+        #expect(writer.recordsLifecycle)
+        var expected: [Recorder.Entry] = []
+        let sample = MemorySample(time: 0, availableBytes: 1, freeBytes: 1, pressure: .normal, residentApps: 0, suspendedApps: 0,
+                                  compressorBytes: 0, footprintBytes: 0)
+        for time in 0..<(3 * WriteBehindSink.batchCount + 123) {
+            switch random.next() % 4 {
+            case 0:
+                writer.record(LifecycleRecord(time: time, app: 0, from: .suspended, to: .background, callback: .none, footprintBytes: 0,
+                                              deadlineMicros: 0, cause: .user))
+                expected.append(.lifecycle(time))
+            case 1:
+                writer.record(kill: KillRecord(time: time, app: 0, reason: .idleExit, state: .suspended, priorityClass: .idle, band: 0,
+                                               footprintBytes: 0, idleMicros: 0, availableBefore: 0, availableAfter: 0, userVisible: false))
+                expected.append(.kill(time))
+            case 2:
+                var s = sample
+                s.time = time
+                writer.record(sample: s)
+                expected.append(.sample(time))
+            default:
+                var s = sample
+                s.time = time
+                writer.record(sample: s, repeated: 1 + time % 9, every: 7)
+                expected.append(.stretch(time, count: 1 + time % 9, interval: 7))
+            }
+        }
+        writer.finish()
+        #expect(recorder.entries == expected)
+    }
+
+    /// A sink that does not take stretches gets each of their samples, at their times.
+    @Test func aStretchReachesAPlainSinkSampleBySample() {
+        final class Plain: SimulationRecordSink, @unchecked Sendable {
+            var times: [Int] = []
+            var recordsLifecycle: Bool { false }
+            func record(_ record: LifecycleRecord) {}
+            func record(kill: KillRecord) {}
+            func record(sample: MemorySample) { times.append(sample.time) }
+        }
+        let plain = Plain()
+        let writer = WriteBehindSink(plain)
+        writer.record(sample: MemorySample(time: 100, availableBytes: 1, freeBytes: 1, pressure: .normal, residentApps: 0, suspendedApps: 0,
+                                           compressorBytes: 0, footprintBytes: 0), repeated: 4, every: 30)
+        writer.finish()
+        #expect(plain.times == [100, 130, 160, 190])
+    }
+}
