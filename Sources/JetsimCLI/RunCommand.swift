@@ -170,13 +170,11 @@ public struct RunCommand: ParsableCommand {
             }
             let stream = try ReportStream(directory: staging, appNames: labels.appNames,
                                           policy: policyValue.descriptor.displayName, events: events)
-            let writer = WriteBehindSink(stream)   // rows rendered and written on a second thread while the simulation runs
-            var result: SimulationResult
-            do {
-                defer { writer.finish() }
-                result = try simulate(policyValue, observer: SinkObserver(writer), device: deviceValue, catalog: catalog, options: options,
-                                      source: &source, future: future, backing: realMemory, residency: probes?(nil),
-                                      progress: showProgress ? printProgress : nil)
+            // Rows rendered and written on a second thread while the simulation runs.
+            var result = try WriteBehindSink.writing(to: stream) { writer in
+                try simulate(policyValue, observer: SinkObserver(writer), device: deviceValue, catalog: catalog, options: options,
+                             source: &source, future: future, backing: realMemory, residency: probes?(nil),
+                             progress: showProgress ? printProgress : nil)
             }
             if showProgress && result.events >= 0x40000 { var stderr = StandardError(); print("", to: &stderr) }
             if let failure = stream.failure { throw failure }
@@ -244,13 +242,10 @@ public struct RunCommand: ParsableCommand {
                                                    policiesDirectory: try policyDirectory.path())
                 let future = policy.descriptor.capabilities.contains(.needsFuture) ? NextUseTable(events: events, appCount: catalog.count) : nil
                 let stream = try ReportStream(directory: userDirectory, appNames: appNames, policy: policy.descriptor.displayName, events: self.events)
-                let writer = WriteBehindSink(stream)
                 var source = EventSource.loaded(events, position: 0)
-                let result: SimulationResult
-                do {
-                    defer { writer.finish() }
-                    result = try simulate(policy, observer: SinkObserver(writer), device: deviceValue, catalog: catalog, options: options,
-                                          source: &source, future: future, residency: probes?(user))
+                let result = try WriteBehindSink.writing(to: stream) { writer in
+                    try simulate(policy, observer: SinkObserver(writer), device: deviceValue, catalog: catalog, options: options,
+                                 source: &source, future: future, residency: probes?(user))
                 }
                 if let failure = stream.failure { throw failure }
                 try ReportFiles.write(result, labels: labels, to: userDirectory, streamed: stream.files)

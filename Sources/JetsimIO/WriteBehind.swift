@@ -5,7 +5,7 @@ import JetsimCore
 /// (kills.csv, timeseries.csv, events.csv: `ReportStream`) overlaps the simulation; `ReadAhead`'s mirror. The sink
 /// gets every record in the engine's order, from one thread at a time, so its files hold the same bytes.
 ///
-/// `finish()` must be called once the run is over (or has failed), before the sink is read.
+/// `finish()` must be called once the run is over (or has failed), before the sink is read (`writing(to:_:)` does).
 ///
 /// Invariant: `spare` belongs to the writer's queue from a hand-off until the queue signals `idle`, and to the
 /// caller otherwise; `idle` is 1 whenever no batch is in flight (libdispatch traps when a semaphore is released at a
@@ -64,6 +64,13 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
             spare.removeAll(keepingCapacity: true)
             idle.signal()
         }
+    }
+
+    /// Runs `body` with a `WriteBehindSink` in front of `sink`; `sink` has every record when this returns or throws.
+    public static func writing<R>(to sink: any SimulationRecordSink, _ body: (WriteBehindSink) throws -> R) rethrows -> R {
+        let writer = WriteBehindSink(sink)
+        defer { writer.finish() }
+        return try body(writer)
     }
 
     /// Hands over the records not yet passed on and waits until the sink has all of them.

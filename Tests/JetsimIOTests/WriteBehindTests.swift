@@ -53,7 +53,7 @@ import Testing
         #expect(recorder.entries == expected)
     }
 
-    /// A sink that does not take stretches gets each of their samples, at their times.
+    /// A sink that does not take stretches gets each of their samples, at their times (through `writing(to:)`).
     @Test func aStretchReachesAPlainSinkSampleBySample() {
         final class Plain: SimulationRecordSink, @unchecked Sendable {
             var times: [Int] = []
@@ -63,10 +63,10 @@ import Testing
             func record(sample: MemorySample) { times.append(sample.time) }
         }
         let plain = Plain()
-        let writer = WriteBehindSink(plain)
-        writer.record(sample: MemorySample(time: 100, availableBytes: 1, freeBytes: 1, pressure: .normal, residentApps: 0, suspendedApps: 0,
-                                           compressorBytes: 0, footprintBytes: 0), repeated: 4, every: 30)
-        writer.finish()
+        WriteBehindSink.writing(to: plain) { writer in   // every record has arrived when it returns
+            writer.record(sample: MemorySample(time: 100, availableBytes: 1, freeBytes: 1, pressure: .normal, residentApps: 0, suspendedApps: 0,
+                                               compressorBytes: 0, footprintBytes: 0), repeated: 4, every: 30)
+        }
         #expect(plain.times == [100, 130, 160, 190])
     }
 }

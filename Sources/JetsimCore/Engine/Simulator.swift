@@ -348,12 +348,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
             if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
-                if timer.kind == .sample { takeSamples(through: time) } else { fire(timer) }
+                fire(timer, through: time)
                 continue
             }
             unchangedSample = nil
             // A stale timer (its app relaunched, its work already done) changes nothing: no growth, no response.
-            if fire(timer) {
+            if fire(timer, through: time) {
                 respondToPressure()
                 scheduleGrowthCheck()
             }
@@ -361,12 +361,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
     }
 
-    /// Runs the timer's rule; returns whether it may have changed the state (false: certainly not).
+    /// Runs the timer's rule; returns whether it may have changed the state (false: certainly not). `time` bounds a
+    /// sample's idle stretch (`takeSamples`).
     @discardableResult
-    private mutating func fire(_ timer: PendingTimer) -> Bool {
+    private mutating func fire(_ timer: PendingTimer, through time: Int) -> Bool {
         switch timer.kind {
         case .sample:
-            takeSamples(through: now)
+            takeSamples(through: time)
         case .sustainedPressure:
             guard timer.token == pressureEpoch else { return false }
             applyForegroundGrowth()
