@@ -234,17 +234,14 @@ public enum ReportFiles {
 
     /// One `timeseries.csv` row, written in place.
     static func sampleRow(_ s: MemorySample, into w: inout RowWriter) {
-        sampleTime(s, into: &w)
+        sampleTime(s.time, into: &w)
         sampleState(s, into: &w)
     }
 
-    /// A `timeseries.csv` row's first field.
-    static func sampleTime(_ s: MemorySample, into w: inout RowWriter) {
-        w.fixed(s.time, over: Units.microsPerSecond, decimals: sampleTimeDecimals)
+    /// A `timeseries.csv` row's first field: the sample's time (µs) in seconds, to the millisecond.
+    static func sampleTime(_ time: Int, into w: inout RowWriter) {
+        w.fixed(time, over: Units.microsPerSecond, decimals: 3)
     }
-
-    /// Milliseconds: a sample's time is rendered so in every row.
-    static let sampleTimeDecimals = 3
 
     /// A `timeseries.csv` row after its time (from the first comma to the newline): the same for every sample of an
     /// unchanged state.
@@ -391,7 +388,7 @@ public final class ReportStream: SimulationRecordSink {
         var count = 0
         do {
             try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
-                ReportFiles.sampleTime(sample, into: &w)
+                ReportFiles.sampleTime(sample.time, into: &w)
                 let start = w.count
                 ReportFiles.sampleState(sample, into: &w)
                 count = state.initialize(fromContentsOf: w.written(from: start))
@@ -411,16 +408,13 @@ public final class ReportStream: SimulationRecordSink {
     /// Rows of the last sample's state (its row after the time, kept in `previousSampleState`) at `times`.
     private func sameState<Times: Sequence<Int>>(at times: Times) {
         let state = UnsafeBufferPointer(rebasing: previousSampleState[..<previousSampleStateCount])
-        var last = 0
         do {
             for time in times {
                 try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
-                    w.fixed(time, over: Units.microsPerSecond, decimals: ReportFiles.sampleTimeDecimals)
+                    ReportFiles.sampleTime(time, into: &w)
                     w.bytes(state)
                 }
-                last = time
             }
         } catch { failure = error }
-        previousSample?.time = last
     }
 }

@@ -72,7 +72,7 @@ public final class TraceReader {
             throw fail("time", "times must not decrease: \(found(timeColumn)) comes after \(FixedPoint.seconds(lines.lastTime)) s")
         }
         lines.lastTime = time
-        guard let kind = reader.withField(eventColumn, TraceReader.eventKind) else {
+        guard let kind = reader.withField(eventColumn, { lines.kind(named: DecimalParser.trimmed($0)) }) else {
             throw fail("event", "unknown event \(found(eventColumn)) (known: \(TraceEventKind.allCases.map(\.traceName).joined(separator: ", ")))")
         }
         let blankApp = reader.withField(appColumn) { DecimalParser.isBlank($0) }
@@ -219,15 +219,6 @@ public final class TraceReader {
         }
         return nil
     }
-
-    private static func eventKind(_ raw: UnsafeBufferPointer<UInt8>) -> TraceEventKind? {
-        let b = DecimalParser.trimmed(raw)
-        for (name, kind) in eventNames where name.withUnsafeBufferPointer({ sameBytes($0, b) }) { return kind }
-        return nil
-    }
-
-    /// Each event's name as bytes (compared per row without building or walking a `String`).
-    private static let eventNames = TraceEventKind.allCases.map { (Array($0.traceName.utf8), $0) }
 }
 
 /// The two halves' events (nil: that half has a problem), each written once by its own thread.

@@ -13,8 +13,8 @@ struct TraceLineParser {
     var names: AppNameTable
     /// The time of the last event read (either way), µs.
     var lastTime = Int.min
-    /// `TraceEventKind` raw value + 1 by `name length << 8 | first byte` (0: no event; names of 16 bytes or more are
-    /// not in it and are declined). The name is compared in full after.
+    /// `TraceEventKind` raw value + 1 by `min(name length, 15) << 8 | first byte` (0: no event); each key is one
+    /// name's (checked when built), and the name is compared in full after.
     private let kinds: [UInt8]
     /// Every event's name, one after another, and where each ends (by raw value).
     private let eventBytes: [UInt8]
@@ -30,9 +30,10 @@ struct TraceLineParser {
             let name = Array(kind.traceName.utf8)
             bytes += name
             ends.append(bytes.count)
-            guard let first = name.first, name.count < 16 else { continue }
-            let key = name.count << 8 | Int(first)
-            kinds[key] = kinds[key] == 0 ? kind.rawValue + 1 : UInt8.max   // two names alike: neither is taken here
+            let key = name.withUnsafeBufferPointer(Self.key)
+            // The vocabulary is the program's, not the input's: two names alike are a programming error.
+            precondition(key > 0 && kinds[key] == 0, "event names '\(kind.traceName)' and another share a length and first byte")
+            kinds[key] = kind.rawValue + 1
         }
         self.kinds = kinds
         eventBytes = bytes
@@ -44,6 +45,26 @@ struct TraceLineParser {
 
     @inline(__always)
     private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 }
+
+    /// Where `name` would be in `kinds` (0 for an empty name, which no event has).
+    @inline(__always)
+    private static func key(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let first = name.first else { return 0 }
+        return min(name.count, 15) << 8 | Int(first)
+    }
+
+    /// The event kind named exactly `name` (its bytes, untrimmed), or nil: the one lookup of event names, for this
+    /// fast path and `TraceReader.next()` alike.
+    @inline(__always)
+    func kind(named name: UnsafeBufferPointer<UInt8>) -> TraceEventKind? {
+        let k = Int(kinds[Self.key(name)]) - 1
+        guard k >= 0, k < eventEnds.count, let kind = TraceEventKind(rawValue: UInt8(k)) else { return nil }
+        let nameStart = k == 0 ? 0 : eventEnds[k - 1]
+        guard eventBytes.withUnsafeBufferPointer({ sameBytes(UnsafeBufferPointer(rebasing: $0[nameStart..<eventEnds[k]]), name) }) else {
+            return nil
+        }
+        return kind
+    }
 
     /// The event `line` (its line end excluded) holds, or nil to leave the row to `TraceReader.next()`.
     @inline(__always)
@@ -67,15 +88,7 @@ struct TraceLineParser {
         let eventStart = p + 1
         p = eventStart
         while p < end, p.pointee != Self.comma { p += 1 }
-        let eventLength = p - eventStart
-        guard eventLength > 0, eventLength < 16 else { return nil }
-        let k = Int(kinds[eventLength << 8 | Int(eventStart.pointee)]) - 1
-        guard k >= 0, k < eventEnds.count, let kind = TraceEventKind(rawValue: UInt8(k)) else { return nil }
-        let nameStart = k == 0 ? 0 : eventEnds[k - 1]
-        guard eventEnds[k] - nameStart == eventLength,
-              eventBytes.withUnsafeBufferPointer({ sameBytes(UnsafeBufferPointer(rebasing: $0[nameStart..<nameStart + eventLength]),
-                                                             UnsafeBufferPointer(start: eventStart, count: eventLength)) })
-        else { return nil }
+        guard let kind = kind(named: UnsafeBufferPointer(start: eventStart, count: p - eventStart)) else { return nil }
         // the app's id (none only for `home`)
         var app = TraceEvent.noApp
         if appEnd == appStart {
