@@ -35,7 +35,8 @@ import Darwin
 /// Invariants: every member has exactly one slot and its leaf holds it; every inner node's `winner` is the better of
 /// its children's winners at `now`, its model is its winner entry's, and its `melt` > `now` is at most its children's
 /// melts and its own duel's certificate (earlier is allowed: the node is then decided again early); a free slot's leaf
-/// is empty. Debug builds check the tree against a scan of its members when small.
+/// is empty. All of this but on the path of the `vacated` slot, whose nodes wait to be decided again. Debug builds check
+/// the tree against a scan of its members when small.
 @usableFromInline
 struct KineticTournament {
     /// A candidate: the real model of its score, its tie-break and its score (what most duels read comes first).
@@ -101,6 +102,13 @@ struct KineticTournament {
     @usableFromInline var halfLife = 1.0
     /// 2^(−(now − base)/halfLife).
     @usableFromInline var decay = 1.0
+    /// The time before `now` and its `decay` (`previousTime` Int.min once `base` moved), for `growth(since:)`.
+    @usableFromInline var previousTime = Int.min
+    @usableFromInline var previousDecay = 1.0
+    /// A slot `remove` emptied whose path to the root is not replayed yet, or -1: a cache's eviction is followed by its
+    /// missed object's insertion, which takes the same slot (free slots are reused last in, first out), so the two
+    /// share one walk up that path instead of two. Every other entry replays the path first (`settle()`).
+    @usableFromInline var vacated = -1
 
     @inlinable init() {}
 
@@ -129,6 +137,7 @@ struct KineticTournament {
 
     /// The best candidate at `time` (not removed), or nil when there is none.
     @inlinable mutating func first(at time: Int) -> Int32? {
+        settle()
         advance(to: time)
         let w = nodes[1].winner
         return w >= 0 ? entries[Int(w)].id : nil
@@ -138,25 +147,42 @@ struct KineticTournament {
     @inlinable mutating func insert(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         if count == 0 { halfLife = score.halfLifeMicros }
         assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
-        advance(to: time)
+        if vacated >= 0 && (freeSlots.count == 0 || Int(freeSlots[freeSlots.count - 1]) != vacated) { settle() }
+        advance(to: time)   // (with a vacated path: its nodes are all decided again below)
         if freeSlots.count == 0 { growSlots() }
         let slot = Int(freeSlots.removeLast())
-        entries[slot] = Self.entry(id, score: score, sequence: sequence, base: base)
+        entries[slot] = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
         slotOf[Int(id)] = Int32(slot)
         count += 1
         nodes[leaves + slot] = Node(slot, entries[slot])
-        replay(from: (leaves + slot) >> 1)
+        if slot == vacated {
+            vacated = -1
+            walkUp(from: slot)   // the removed member's path: it and `id` share the slot, so its nodes read as won by `id`
+        } else {
+            replay(from: (leaves + slot) >> 1)
+        }
         _checkInvariants()
     }
 
     /// Takes `id` (a member) out, at `time`.
+    /// Takes `id` (a member) out, at `time`. Its leaf is emptied at once; the walk up its path waits for the next entry
+    /// (`vacated`).
     @inlinable mutating func remove(_ id: Int32, at time: Int) {
+        settle()
         advance(to: time)
         let slot = Int(slotOf[Int(id)])
         slotOf[Int(id)] = -1
         count -= 1
         freeSlots.append(Int32(slot))
         nodes[leaves + slot] = Node()
+        vacated = slot
+    }
+
+    /// Replays the path of a slot `remove` emptied, if one waits (`vacated`), at the time of its removal.
+    @inlinable mutating func settle() {
+        guard vacated >= 0 else { return }
+        let slot = vacated
+        vacated = -1
         replay(from: (leaves + slot) >> 1)
         _checkInvariants()
     }
@@ -166,18 +192,26 @@ struct KineticTournament {
     /// a duel its parent reads with the new score) and whose melt would not come sooner (`replay(from:)`).
     @inlinable mutating func update(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
+        settle()
         advance(to: time)
         let slot = Int(slotOf[Int(id)])
-        entries[slot] = Self.entry(id, score: score, sequence: sequence, base: base)
+        entries[slot] = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
         nodes[leaves + slot] = Node(slot, entries[slot])
+        walkUp(from: slot)
+        _checkInvariants()
+    }
+
+    /// Replays the duels up from `slot`'s leaf, whose entry changed, to the first node that keeps its winner, is not won by
+    /// `slot` (a node won by `slot` holds a copy of its old model, which its parent reads) and whose melt would not come
+    /// sooner.
+    @inlinable mutating func walkUp(from slot: Int) {
         var k = (leaves + slot) >> 1
         while k >= 1 {
             let before = nodes[k]
             duel(k)
-            if nodes[k].winner == before.winner && nodes[k].melt >= before.melt && Int(nodes[k].winner) != slot { break }
+            if nodes[k].winner == before.winner && nodes[k].melt >= before.melt && Int(nodes[k].winner) != slot { return }
             k >>= 1
         }
-        _checkInvariants()
     }
 
     /// Gives `id` its score and tie-break at `time`: `update` for a member, `insert` otherwise (one call through an
@@ -194,8 +228,10 @@ struct KineticTournament {
     /// Moves the current time to `time`, replaying every duel whose certificate has expired.
     @inlinable mutating func advance(to time: Int) {
         if time != now {
+            (previousTime, previousDecay) = (now, decay)
             if count == 0 {
                 base = time
+                previousTime = Int.min
             } else if time < now || Double(time - base) > Self.rebaseHalfLives * halfLife {
                 rebase(to: time)
                 if time < now {   // certificates hold forward only: decide every duel again
@@ -239,6 +275,7 @@ struct KineticTournament {
     @usableFromInline mutating func rebase(to time: Int) {
         base = time
         decay = 1
+        previousTime = Int.min
         for s in entries.indices where nodes[leaves + s].winner >= 0 {
             entries[s].slope = Self.slope(entries[s].score, base: base)
         }
@@ -246,7 +283,20 @@ struct KineticTournament {
     }
 
     @inlinable static func slope(_ s: DecayingScore, base: Int) -> Double {
-        s.count * exp2(Double(s.since - base) / s.halfLifeMicros) * (s.numerator / s.divisor)
+        slope(s, growth: exp2(Double(s.since - base) / s.halfLifeMicros))
+    }
+
+    @inlinable @inline(__always) static func slope(_ s: DecayingScore, growth: Double) -> Double {
+        s.count * growth * (s.numerator / s.divisor)
+    }
+
+    /// 2^((since − base)/halfLife), a count's growth in the model from `since` — from a decay `advance` already took when
+    /// `since` is now or the time before (a cache replay scores an object as it leaves the foreground, the request after
+    /// its use), within an ulp or two of exp2's (the model is an approximation to 2^-40 anyway).
+    @inlinable @inline(__always) func growth(since: Int) -> Double {
+        if since == now { return 1 / decay }
+        if since == previousTime { return 1 / previousDecay }
+        return exp2(Double(since - base) / halfLife)
     }
 
     /// Doubles the slots (and the tree), deciding every duel again.
@@ -269,10 +319,10 @@ struct KineticTournament {
     // MARK: Duels
 
     /// A candidate's entry: its score's model and ranges.
-    @inlinable static func entry(_ id: Int32, score s: DecayingScore, sequence: UInt64, base: Int) -> Entry {
+    @inlinable static func entry(_ id: Int32, score s: DecayingScore, sequence: UInt64, growth: Double) -> Entry {
         let weight = s.numerator / s.divisor
         let constantValue = (0 + s.offset) * s.numerator / s.divisor
-        var e = Entry(score: s, sequence: sequence, id: id, intercept: s.offset * weight, slope: Self.slope(s, base: base),
+        var e = Entry(score: s, sequence: sequence, id: id, intercept: s.offset * weight, slope: Self.slope(s, growth: growth),
                       constantValue: constantValue, constantFrom: Int.max, preciseUntil: Int.min)
         let h = s.halfLifeMicros
         if s.count == 0 || s.numerator == 0 {
@@ -318,18 +368,21 @@ struct KineticTournament {
         return (chord - 0x1p-40, chord + 0.09)
     }
 
-    /// `since + micros`, saturating, rounded down or up.
+    /// `since + micros`, saturating, rounded down or up (the integer part corrected by one where it rounded the other
+    /// way: what `rounded(.up)` and `rounded(.down)` give, without a call to libm's ceil or floor).
     @inlinable static func time(_ since: Int, plus micros: Double, roundingUp: Bool) -> Int {
-        let m = roundingUp ? micros.rounded(.up) : micros.rounded(.down)
-        if !(m < 9.0e18) { return Int.max }
-        if !(m > -9.0e18) { return Int.min }
-        let (t, overflow) = since.addingReportingOverflow(Int(m))
+        if !(micros < 9.0e18) { return Int.max }
+        if !(micros > -9.0e18) { return Int.min }
+        var m = Int(micros)   // toward zero
+        if roundingUp { if Double(m) < micros { m += 1 } } else if Double(m) > micros { m -= 1 }
+        let (t, overflow) = since.addingReportingOverflow(m)
         return overflow ? (m > 0 ? Int.max : Int.min) : t
     }
 
     /// Decides node `k`'s duel at `now` from its children's winners: from the keys the two nodes hold when both
     /// winners' doubles are their models' and far apart (most duels), otherwise from their entries.
-    @inlinable mutating func duel(_ k: Int) {
+    /// (Always inlined into the walks, with the rarer duels out of line, in `duelFromEntries`.)
+    @inlinable @inline(__always) mutating func duel(_ k: Int) {
         let left = nodes[2 * k], right = nodes[2 * k + 1]
         let melt = min(left.melt, right.melt)
         if left.winner < 0 || right.winner < 0 {
@@ -343,12 +396,18 @@ struct KineticTournament {
             if Self.modelDecides(sa, sb) {
                 var node = sa < sb ? left : right
                 let loser = sa < sb ? right : left
-                node.melt = min(melt, certified(node.intercept, node.slope, loser.intercept, loser.slope), node.modelUntil, loser.modelUntil)
+                node.melt = certified(node.intercept, node.slope, loser.intercept, loser.slope,
+                                      atMost: min(melt, node.modelUntil, loser.modelUntil))
                 nodes[k] = node
                 return
             }
         }
-        let (winner, until) = duel(Int(left.winner), Int(right.winner))
+        duelFromEntries(k, Int(left.winner), Int(right.winner), melt: melt)
+    }
+
+    /// Node `k`'s duel between slots `a` and `b` from their entries, its children's melts coming at `melt`.
+    @inlinable @inline(never) mutating func duelFromEntries(_ k: Int, _ a: Int, _ b: Int, melt: Int) {
+        let (winner, until) = duel(a, b)
         var node = Node(winner, entries[winner])
         node.melt = min(melt, until)
         nodes[k] = node
@@ -404,15 +463,29 @@ struct KineticTournament {
                   constantL ? 0 : l.slope)
     }
 
-    /// The same for the winner's model `iw + mw · decay` against the loser's `il + ml · decay` (what a duel from nodes reads).
-    @inlinable @inline(__always) func certified(_ iw: Double, _ mw: Double, _ il: Double, _ ml: Double) -> Int {
+    /// The same for the winner's model `iw + mw · decay` against the loser's `il + ml · decay` (what a duel from nodes
+    /// reads), or `bound` (> `now`) when that comes first: then the logarithm is left out whenever a bound of it from
+    /// the exponent's bits already shows the certificate lasts until `bound` (the same result, some fifty instructions
+    /// fewer; most of `cost`'s duels, whose lines cross, end here).
+    @inlinable @inline(__always) func certified(_ iw: Double, _ mw: Double, _ il: Double, _ ml: Double, atMost bound: Int = Int.max) -> Int {
         let e = Self.epsilon
         let p = il * (1 - e) - iw * (1 + e)   // the gap's margin as decay → 0
-        if p >= 0 { return Int.max }
+        if p >= 0 { return bound }
         let q = ml * (1 - e) - mw * (1 + e)   // > -p / decay > 0: the margin is positive now
-        let micros = halfLife * log2(q * decay / -p)
-        guard micros.isFinite else { return micros > 0 ? Int.max : now + 1 }
-        return max(now + 1, Self.time(now, plus: micros, roundingUp: false))
+        return Self.crossing(q * decay / -p, now: now, halfLife: halfLife, atMost: bound)
+    }
+
+    /// When the gap's margin, `x` times what it is at `now` (the margin at `now` over the one as decay → 0), runs out:
+    /// `now` + halfLife · log2 `x`, or `bound` when that comes first. (Out of line: most duels never come here.)
+    @inlinable @inline(never) static func crossing(_ x: Double, now: Int, halfLife: Double, atMost bound: Int) -> Int {
+        if bound < Int.max && bound > now {
+            // `micros` below is at least halfLife · lower less a few ulps, and its floor at least the span if this holds.
+            let span = Double(bound - now)
+            if halfLife * log2Bounds(x).lower >= span * (1 + 0x1p-40) + 2 { return bound }
+        }
+        let micros = halfLife * log2(x)
+        guard micros.isFinite else { return micros > 0 ? bound : min(bound, now + 1) }
+        return min(bound, max(now + 1, time(now, plus: micros, roundingUp: false)))
     }
 
     /// The scan's choice between slots `a` and `b` at `now`: the smaller double, then the smaller sequence.
@@ -424,7 +497,7 @@ struct KineticTournament {
     /// Debug builds, small trees: every node's winner is what a scan of its subtree picks now, and no melt has come.
     @inlinable func _checkInvariants() {
         #if DEBUG
-        guard leaves <= 64 else { return }
+        guard leaves <= 64, vacated < 0 else { return }
         precondition(freeSlots.count + count == leaves || (leaves == 1 && count == 0), "KineticTournament: \(count) members, \(freeSlots.count) free of \(leaves)")
         var value = [Double](repeating: 0, count: leaves)
         var best = [Int](repeating: -1, count: 2 * leaves)   // the scan's pick in each subtree

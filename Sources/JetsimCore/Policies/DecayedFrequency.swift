@@ -1,24 +1,20 @@
 /// Per-app use counts that decay exponentially with a half-life: each open adds 1, and a count halves every
 /// `halfLifeMicros`. Ranking data only (accounting never sees it), so Double is fine and deterministic.
 ///
-/// Stored densely by app id (ids are dense in both drivers): `counts[app]` is the count as of `updated[app]`, the
-/// time of the app's last open; 0 for an app never opened (a recorded count is at least 1).
+/// Stored densely by app id (ids are dense in both drivers): `uses[app]` is the count as of the app's last open and
+/// that open's time, together so that reading an app's count touches one cache line; (0, 0) for an app never opened
+/// (a recorded count is at least 1).
 struct DecayedFrequency: Sendable {
     let halfLifeMicros: Double
-    private var counts: [Double] = []
-    private var updated: [Int] = []
+    private var uses: [(count: Double, since: Int)] = []
 
     init(halfLifeMicros: Double) { self.halfLifeMicros = halfLifeMicros }
 
     mutating func record(_ app: Int32, at time: Int) {
         let v = value(app, at: time) + 1
         let i = Int(app)
-        if i >= counts.count {
-            counts.append(contentsOf: repeatElement(0, count: i + 1 - counts.count))
-            updated.append(contentsOf: repeatElement(0, count: i + 1 - updated.count))
-        }
-        counts[i] = v
-        updated[i] = time
+        if i >= uses.count { uses.append(contentsOf: repeatElement((count: 0.0, since: 0), count: i + 1 - uses.count)) }
+        uses[i] = (v, time)
     }
 
     /// The decayed count at `time`.
@@ -27,8 +23,8 @@ struct DecayedFrequency: Sendable {
     /// The count as of the app's last open and that open's time; (0, 0) if never opened.
     func state(_ app: Int32) -> (count: Double, since: Int) {
         let i = Int(app)
-        guard i >= 0 && i < counts.count else { return (0, 0) }
-        return (counts[i], updated[i])
+        guard i >= 0 && i < uses.count else { return (0, 0) }
+        return uses[i]
     }
 
     /// The app's count as a function of time, weighted: what `lfu` and `cost` rank.
