@@ -12,6 +12,10 @@ import Glibc
 /// `jetsim cachesim` — the cache-equivalent model alone, at cache-simulator speed: one pass over a libCacheSim
 /// trace feeds every policy × capacity cell.
 public struct CacheSimCommand: ParsableCommand {
+    /// The most memory the working-set pass keeps the trace's requests in (256 MiB: some 13 M requests at 20 bytes);
+    /// a larger trace is read again for the replay.
+    static let keptRequestBytes = 1 << 28
+
     public static let configuration = CommandConfiguration(
         commandName: "cachesim",
         abstract: "Replay a libCacheSim trace through cache-equivalent policies at several capacities in one pass; write cache.csv.",
@@ -91,9 +95,11 @@ public struct CacheSimCommand: ParsableCommand {
         let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
         let given = commaSeparated(capacity).compactMap(CacheCapacity.init(parsing:))
         var workingSet = 0
-        let input = try ReadOnceInput(trace)   // read twice when a capacity is a share of the working set
+        var kept: [RequestBatch]?
+        let input = try ReadOnceInput(trace)   // read twice when a capacity is a share of the working set too large to keep
         if given.contains(where: \.isShare) {
-            workingSet = try LibCacheSimStream.workingSet(path: input.path, fields: fields, format: format, name: trace).bytes
+            (_, workingSet, kept) = try LibCacheSimStream.workingSet(path: input.path, fields: fields, format: format, name: trace,
+                                                                     keepingAtMost: Self.keptRequestBytes)
         }
         let capacities = given.map { $0.bytes(workingSet: workingSet) }
         if !quiet { noteDecimalUnits(option: "--capacity", sizes: commaSeparated(capacity)) }
@@ -116,7 +122,13 @@ public struct CacheSimCommand: ParsableCommand {
         }
         // One pass: each batch goes through every cell (the cells split over --jobs threads) while the next one is
         // parsed on another thread. Each cell sees every request in trace order, so the threads change no result.
-        let requests = ReadAhead(requests: try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
+        let requests: ReadAhead<RequestBatch>
+        if let batches = kept {
+            requests = ReadAhead(kept: batches)
+            kept = nil   // the read-ahead's copy is then the only one: it lets go of each batch as it hands it out
+        } else {
+            requests = ReadAhead(requests: try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
+        }
         var progress = !quiet && isatty(2) == 1 ? CacheSimProgress() : nil
         try runner.replay(requests, threads: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { progress?.advance(by: $0) }
         progress?.finish()

@@ -23,6 +23,11 @@ public struct RequestBatch {
 
     public var count: Int { objects.count }
 
+    /// The bytes its storage holds (what a kept batch costs).
+    public var memoryBytes: Int {
+        objects.capacity * MemoryLayout<Int32>.stride + (sizes.capacity + times.capacity) * MemoryLayout<Int>.stride
+    }
+
     mutating func removeAll() {
         objects.removeAll(keepingCapacity: true)
         sizes.removeAll(keepingCapacity: true)
@@ -97,13 +102,18 @@ public final class LibCacheSimStream {
     public var objectCount: Int { scanner.ids.count }
 
     /// The working set of the trace at `path`: distinct objects and the sum of their sizes (each object's first
-    /// request's size), in one pass — what capacities given as a share of the working set are taken of.
+    /// request's size), in one pass — what capacities given as a share of the working set are taken of. The pass also
+    /// keeps the requests it read, in order, while they take at most `budget` bytes (`RequestBatch.memoryBytes`), so that
+    /// the replay need not read the trace a second time (`ReadAhead(kept:)`); `requests` is nil past the budget.
     public static func workingSet(path: String, fields: LibCacheSimTrace.Fields = .init(), format: LibCacheSimFormat = .csv,
-                                  name: String? = nil) throws(InputError) -> (objects: Int, bytes: Int) {
-        let stream = try LibCacheSimStream(path: path, fields: fields, format: format, name: name)
+                                  name: String? = nil, keepingAtMost budget: Int = 0) throws(InputError)
+        -> (objects: Int, bytes: Int, requests: [RequestBatch]?) {
+        let stream = ReadAhead(requests: try LibCacheSimStream(path: path, fields: fields, format: format, name: name))
         var batch = RequestBatch()
         var seen: [Bool] = []
         var bytes = 0
+        var kept: [RequestBatch]? = budget > 0 ? [] : nil
+        var keptBytes = 0
         while try stream.next(into: &batch) {
             for k in 0..<batch.count {
                 let o = Int(batch.objects[k])
@@ -113,8 +123,16 @@ public final class LibCacheSimStream {
                     bytes += batch.sizes[k]   // ≤ 2⁵⁰ each, < 2³¹ objects: no overflow
                 }
             }
+            guard kept != nil else { continue }
+            keptBytes += batch.memoryBytes
+            if keptBytes > budget {
+                kept = nil   // let go of what was kept: the replay reads the trace again
+            } else {
+                kept?.append(batch)
+                batch = RequestBatch()
+            }
         }
-        return (stream.objectCount, bytes)
+        return (seen.count, bytes, kept)   // ids are dense from 0: as many objects as ids
     }
 
     /// Refills `batch` with the next requests; false (and an empty batch) at the end of the trace.

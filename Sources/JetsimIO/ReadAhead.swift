@@ -4,7 +4,8 @@ import Dispatch
 /// works on one batch the reader fills the next. Batches arrive in stream order, so no result changes; a reader's error
 /// reaches the caller after every batch read before it, where a serial read would have thrown it.
 ///
-/// `cachesim` reads its requests so (`ReadAhead(requests:)`), `run` its events (`EventSource.readingAhead`).
+/// `cachesim` reads its requests so (`ReadAhead(requests:)`, or from memory, `ReadAhead(kept:)`), `run` its events
+/// (`EventSource.readingAhead`).
 ///
 /// Batches are swapped, never copied: `next(into:)` gives the caller the filled batch and the reader the caller's
 /// previous one to refill, so three batches circulate and nothing is allocated once they have grown.
@@ -84,5 +85,30 @@ extension ReadAhead where Batch == RequestBatch {
             if batch.capacity != batchCapacity { batch = RequestBatch(capacity: batchCapacity) }   // the caller's first, once
             return try stream.next(into: &batch)
         })
+    }
+}
+
+extension ReadAhead where Batch == RequestBatch {
+    /// Requests a first pass kept in memory (`LibCacheSimStream.workingSet(…, keepingAtMost:)`), handed out in order,
+    /// each let go of once handed out.
+    public convenience init(kept batches: [RequestBatch]) {
+        let kept = KeptBatches(batches)
+        self.init(empty: { RequestBatch(capacity: 1) }, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in kept.next(into: &batch) })
+    }
+}
+
+/// The queue behind `ReadAhead(kept:)`: touched by the reader's thread only, one call at a time.
+private final class KeptBatches: @unchecked Sendable {
+    private var batches: [RequestBatch]
+    private var index = 0
+
+    init(_ batches: [RequestBatch]) { self.batches = batches }
+
+    func next(into batch: inout RequestBatch) -> Bool {
+        guard index < batches.count else { return false }
+        batch = batches[index]
+        batches[index] = RequestBatch(capacity: 1)
+        index += 1
+        return true
     }
 }

@@ -87,4 +87,30 @@ import Testing
         #expect(got.count == serial.count && zip(got, serial).allSatisfy { $0 == $1 })
         #expect(try ahead.next(into: &batch) == false)
     }
+
+    /// A share-of-the-working-set capacity reads the trace once: the working-set pass keeps the requests within its budget
+    /// and the replay reads them from memory, the same requests in the same order; past the budget nothing is kept.
+    @Test func theWorkingSetPassKeepsTheRequestsWithinItsBudget() throws {
+        let s = try Scratch()
+        var text = ""
+        for k in 0..<150_000 { text += "\(k),\(k * 7919 % 4000),\(k % 5 + 1)\n" }
+        let path = try s.write("t.csv", text)
+        let serial = try LibCacheSimStreamTests.requests(path, batch: 1 << 16)
+        let sizes = Dictionary(serial.map { ($0.object, $0.size) }, uniquingKeysWith: { first, _ in first })
+        let kept = try LibCacheSimStream.workingSet(path: path, keepingAtMost: 1 << 24)
+        #expect(kept.objects == 4000 && kept.bytes == sizes.values.reduce(0, +))
+        let batches = try #require(kept.requests)
+        #expect(batches.count == 3)   // 65 536 requests a batch
+        let ahead = ReadAhead(kept: batches)
+        var batch = RequestBatch()
+        var got: [(object: Int32, size: Int, time: Int)] = []
+        while try ahead.next(into: &batch) {
+            for k in 0..<batch.count { got.append((batch.objects[k], batch.sizes[k], batch.times[k])) }
+        }
+        #expect(got.count == serial.count && zip(got, serial).allSatisfy { $0 == $1 })
+        // Two batches' storage is past a budget of one and a half: the counts alone.
+        let over = try LibCacheSimStream.workingSet(path: path, keepingAtMost: RequestBatch().memoryBytes * 3 / 2)
+        #expect(over.requests == nil && over.objects == kept.objects && over.bytes == kept.bytes)
+        #expect(try LibCacheSimStream.workingSet(path: path).requests == nil)   // no budget, nothing kept
+    }
 }
