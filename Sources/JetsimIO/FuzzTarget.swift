@@ -69,7 +69,23 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 let stream = try LibCacheSimStream(path: path, name: name)
                 var batch = RequestBatch()
                 var cache = CacheReplay(capacityBytes: 1 << 20, policy: LRUPolicy())
-                while try stream.next(into: &batch) { cache.requests(batch) }
+                var decaying = CacheReplay(capacityBytes: 1 << 16, policy: LFUPolicy(halfLifeHours: 0.001))   // the kinetic tournament
+                var streamed: [(Int32, Int, Int)] = []
+                while try stream.next(into: &batch) {
+                    cache.requests(batch)
+                    decaying.requests(batch)
+                    for k in 0..<batch.count { streamed.append((batch.objects[k], batch.sizes[k], batch.times[k])) }
+                }
+                // The requests `cachesim` keeps from its working-set pass are the streamed ones, in order.
+                let kept = try LibCacheSimStream.workingSet(path: path, name: name, keepingAtMost: 1 << 24).requests ?? []
+                var k = 0
+                for b in kept {
+                    for j in 0..<b.count {
+                        precondition(k < streamed.count && streamed[k] == (b.objects[j], b.sizes[j], b.times[j]), "kept request \(k) differs")
+                        k += 1
+                    }
+                }
+                precondition(k == streamed.count, "kept \(k) of \(streamed.count) requests")
             }
             let (trace, events) = try Self.throughFile(bytes, name: name) { path throws(InputError) in
                 let trace = try LibCacheSimTrace(path: path, name: name)
