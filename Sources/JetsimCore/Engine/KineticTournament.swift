@@ -164,7 +164,6 @@ struct KineticTournament {
         _checkInvariants()
     }
 
-    /// Takes `id` (a member) out, at `time`.
     /// Takes `id` (a member) out, at `time`. Its leaf is emptied at once; the walk up its path waits for the next entry
     /// (`vacated`).
     @inlinable mutating func remove(_ id: Int32, at time: Int) {
