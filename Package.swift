@@ -25,7 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
-        .target(name: "JetsimCore"),
+        .target(name: "CPrefetch"),
+        .target(name: "JetsimCore", dependencies: ["CPrefetch"]),
         .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(

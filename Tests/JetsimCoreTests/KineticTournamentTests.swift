@@ -193,6 +193,11 @@ import Testing
         #expect(less > 0 && more > 0)   // the case is real: rounding orders the equal scores both ways
     }
 
+    /// The bounds of log2 1 that entries of weight 1 / 1 (`lfu`'s) take as a constant are the ones computed from the bits.
+    @Test func theBoundsOfLog2OfOneAreAConstant() {
+        #expect(KineticTournament.log2BoundsOfOne == KineticTournament.log2Bounds(1))
+    }
+
     @Test func aCopyIsASnapshot() {
         var tournament = KineticTournament()
         tournament.grow(to: 3)

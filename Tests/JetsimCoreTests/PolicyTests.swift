@@ -1,5 +1,10 @@
 @testable import JetsimCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 let anyContext = KillContext(now: sec(3600), reason: .vmPageShortage, availableBytes: 0)
 
@@ -94,6 +99,53 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
         // … unless size is ignored (alpha 0): then the tie goes to the least recently used.
         #expect(pick(CostPolicy(alpha: 0), [KillCandidate(app: 1, footprintBytes: mb(100), lastUseSequence: 5, relaunchCostMillis: 1000),
                                             KillCandidate(app: 3, footprintBytes: mb(800), lastUseSequence: 2, relaunchCostMillis: 1000)]) == 3)
+    }
+
+    /// `cost` at its default alpha 1 divides by the footprint itself, without a call to pow: the same doubles as
+    /// pow(footprint, 1), in the scan and in the score the cache replay indexes.
+    @Test func costAtAlphaOneDividesByTheFootprintAsPowDoes() {
+        var random = SplitMix64(seed: 11)
+        var p = CostPolicy(alpha: 1)
+        p.didOpen(0, at: 0)
+        let footprints = [-5, 0, 1, 2, 3, 4096, (1 << 53) + 1, Int.max] + (0..<2000).map { _ in Int(random.below(1 << 44)) }
+        for footprint in footprints {
+            let c = KillCandidate(app: 0, footprintBytes: footprint, relaunchCostMillis: 1234)
+            let weight = pow(Double(max(footprint, 1)), 1)
+            #expect(p.value(c, at: sec(60)) == (p.decayingScore(c)!.decayedCount(at: sec(60)) + 1) * 1234 / weight)
+            #expect(p.decayingScore(c)?.divisor == weight)
+        }
+        // Any other alpha still takes pow.
+        let c = KillCandidate(app: 0, footprintBytes: 3_000_000, relaunchCostMillis: 1234)
+        #expect(CostPolicy(alpha: 0.5).decayingScore(c)?.divisor == pow(3_000_000, 0.5))
+    }
+
+    /// A count read at the time it was recorded is the count itself (2^(−0 / halfLife) is 1: no exp2 to call), and
+    /// the same double as the formula's at every other time.
+    @Test func aDecayedCountAtItsOwnTimeIsTheCount() {
+        for count in [1.0, 1 + 0x1p-52, 2.5, 1e300, 0x1p-1000] {
+            for halfLife in [1.0, 3.6e9, 1e15] {
+                let score = DecayingScore(count: count, since: 1_000, halfLifeMicros: halfLife)
+                for time in [1_000, 1_001, 5_000_000] {
+                    #expect(score.decayedCount(at: time) == count * exp2(-Double(time - 1_000) / halfLife))
+                }
+            }
+        }
+    }
+
+    /// A prefetch hint is only a hint: any id, even one never seen or out of range, changes no count.
+    @Test func prefetchingAnAppsStateChangesNothing() {
+        var lfu = LFUPolicy(halfLifeHours: 1), cost = CostPolicy()
+        for app: Int32 in [0, 3, 3, 7] {
+            lfu.didOpen(app, at: sec(Int(app)))
+            cost.didOpen(app, at: sec(Int(app)))
+        }
+        let before = (0..<9).map { lfu.decayingScore(KillCandidate(app: $0)) }
+        for app: Int32 in [-1, 0, 3, 8, 9, 1 << 20, .max, .min] {
+            lfu.prefetchState(of: app)
+            cost.prefetchState(of: app)
+            LRUPolicy().prefetchState(of: app)
+        }
+        #expect((0..<9).map { lfu.decayingScore(KillCandidate(app: $0)) } == before)
     }
 
     @Test func lfuForgetsOldPopularity() {

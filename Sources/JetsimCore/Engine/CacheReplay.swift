@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// What one cache replay counted. Integers only; ratios are formed when reporting.
 public struct CacheCounters: Sendable, Equatable {
     public var requests = 0
@@ -113,7 +115,24 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     public mutating func requests(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>) {
         precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
         makeIndexesUnique()
-        for k in 0..<objects.count { uniqueRequest(objects[k], size: sizes[k], time: times[k]) }
+        for k in 0..<objects.count {
+            if k + Self.prefetchDistance < objects.count { prefetch(objects[k + Self.prefetchDistance]) }
+            uniqueRequest(objects[k], size: sizes[k], time: times[k])
+        }
+    }
+
+    /// How many requests of a batch ahead the replay starts loading an object's state (`prefetch`): far enough for a
+    /// load from memory to arrive in time, near enough that the lines are still in cache when the request comes.
+    @inlinable static var prefetchDistance: Int { 12 }
+
+    /// Starts loading what request of `object` will read first, its `CachedObject` and the policy's state for it
+    /// (`EvictionPolicy.prefetchState`): both are indexed by a random object id, so without the hint most requests
+    /// wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead. (Mutating so
+    /// that the generic replay is not copied to call it.)
+    @inlinable @inline(__always) mutating func prefetch(_ object: Int32) {
+        let o = Int(object)
+        if o >= 0 && o < objects.count { objects.withUnsafeBufferPointer { if let base = $0.baseAddress { jetsim_prefetch(base + o) } } }
+        _policy.prefetchState(of: object)
     }
 
     /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.

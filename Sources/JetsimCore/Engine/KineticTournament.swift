@@ -332,8 +332,11 @@ struct KineticTournament {
         }
         // Outside these the doubles may overflow, or lose precision without exp2 underflowing: every duel evaluated.
         // (Bounds of the logarithms, each on the side that only narrows the ranges.)
-        let c = Self.log2Bounds(s.count), n = Self.log2Bounds(s.numerator), d = Self.log2Bounds(s.divisor)
-        let top = Self.log2Bounds(s.count + s.offset).upper + n.upper + max(0, -d.lower)   // the largest value along the way
+        // (`lfu`'s weight is 1 / 1 and its offset 0: no bounds to take for them.)
+        let c = Self.log2Bounds(s.count)
+        let n = s.numerator == 1 ? Self.log2BoundsOfOne : Self.log2Bounds(s.numerator)
+        let d = s.divisor == 1 ? Self.log2BoundsOfOne : Self.log2Bounds(s.divisor)
+        let top = (s.offset == 0 ? c : Self.log2Bounds(s.count + s.offset)).upper + n.upper + max(0, -d.lower)   // the largest value along the way
         guard s.count > 0, s.numerator > 0, s.offset >= 0, s.divisor > 0, h > 0, top < 900 else { return e }
         if s.offset > 0 {
             let o = Self.log2Bounds(s.offset)
@@ -367,9 +370,12 @@ struct KineticTournament {
         return (chord - 0x1p-40, chord + 0.09)
     }
 
+    /// `log2Bounds(1)` (the chord is 0), a constant: `lfu`'s weight is 1 / 1.
+    @inlinable static var log2BoundsOfOne: (lower: Double, upper: Double) { (-0x1p-40, 0.09) }
+
     /// `since + micros`, saturating, rounded down or up (the integer part corrected by one where it rounded the other
     /// way: what `rounded(.up)` and `rounded(.down)` give, without a call to libm's ceil or floor).
-    @inlinable static func time(_ since: Int, plus micros: Double, roundingUp: Bool) -> Int {
+    @inlinable @inline(__always) static func time(_ since: Int, plus micros: Double, roundingUp: Bool) -> Int {
         if !(micros < 9.0e18) { return Int.max }
         if !(micros > -9.0e18) { return Int.min }
         var m = Int(micros)   // toward zero

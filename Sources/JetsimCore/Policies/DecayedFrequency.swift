@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Per-app use counts that decay exponentially with a half-life: each open adds 1, and a count halves every
 /// `halfLifeMicros`. Ranking data only (accounting never sees it), so Double is fine and deterministic.
 ///
@@ -15,6 +17,12 @@ struct DecayedFrequency: Sendable {
         let i = Int(app)
         if i >= uses.count { uses.append(contentsOf: repeatElement((count: 0.0, since: 0), count: i + 1 - uses.count)) }
         uses[i] = (v, time)
+    }
+
+    /// Starts loading `app`'s count into the cache (`EvictionPolicy.prefetchState`).
+    func prefetch(_ app: Int32) {
+        let i = Int(app)
+        if i >= 0 && i < uses.count { uses.withUnsafeBufferPointer { if let base = $0.baseAddress { jetsim_prefetch(base + i) } } }
     }
 
     /// The decayed count at `time`.

@@ -35,9 +35,12 @@ public struct DecayingScore: Sendable, Equatable, BitwiseCopyable {
         self.divisor = divisor
     }
 
-    /// The decayed count at `time` (≥ `since`); 0 for an app never opened (`DecayedFrequency.value`).
+    /// The decayed count at `time` (≥ `since`); 0 for an app never opened (`DecayedFrequency.value`). At `since` itself
+    /// the count, without a call to exp2: 2^(−0 / halfLife) is exactly 1, so the double is the same.
     @inlinable
-    public func decayedCount(at time: Int) -> Double { count == 0 ? 0 : count * exp2(-Double(time - since) / halfLifeMicros) }
+    public func decayedCount(at time: Int) -> Double {
+        count == 0 ? 0 : time == since ? count : count * exp2(-Double(time - since) / halfLifeMicros)
+    }
 
     /// Whether the score is the same double at every time: with no count to decay, `value(at:)` is
     /// `(0 + offset) · numerator / divisor` whatever the time (`largest`'s always; an app never opened). The cache

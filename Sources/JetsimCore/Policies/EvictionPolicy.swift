@@ -40,6 +40,10 @@ public protocol EvictionPolicy: Sendable {
     mutating func selectIndex(count: Int) -> Int?
     /// Whether `selectIndex` answers.
     var selectsByIndex: Bool { get }
+    /// A hint that `app` will be opened soon: a policy with per-app state starts loading it (a cache replay calls this
+    /// a few requests ahead, so that the state is in cache when `didOpen` reads it). Changes nothing; the default does
+    /// nothing.
+    func prefetchState(of app: Int32)
 }
 
 extension EvictionPolicy {
@@ -48,6 +52,7 @@ extension EvictionPolicy {
     public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { nil }
     public mutating func selectIndex(count: Int) -> Int? { nil }
     public var selectsByIndex: Bool { false }
+    public func prefetchState(of app: Int32) {}
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }

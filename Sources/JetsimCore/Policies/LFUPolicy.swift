@@ -24,6 +24,8 @@ public struct LFUPolicy: EvictionPolicy {
 
     public mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
 
+    public func prefetchState(of app: Int32) { frequency.prefetch(app) }
+
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         let f = candidates.map { frequency.value($0.app, at: context.now) }
         var best = 0
