@@ -5,7 +5,8 @@ import PackageDescription
 // Layers, top-down: jetsim (executable) → JetsimCLI (commands: options to plans) → JetsimExperiment (grids as data:
 // plans of cells, the one driver that runs any subset of them, shards and their merge) → JetsimIO (files at the edges)
 // → JetsimWorkloads (synthetic users, trace statistics) → JetsimCore (model, engine, policies).
-// JetsimRealMemory (real-memory mode: jemalloc arenas behind the model) sits beside JetsimIO at the edge.
+// JetsimRealMemory (real-memory mode: jemalloc arenas behind the model) sits beside JetsimIO at the edge. CPrefetch, under
+// JetsimCore, is one C header: the cache-prefetch hint Swift lacks.
 // Only JetsimIO touches the file system (JetsimRealMemory reads /proc to measure the process).
 // Nothing beyond the toolchain and zlib is needed to build: real-memory mode loads jemalloc at run time.
 let package = Package(

@@ -25,7 +25,7 @@ public struct CacheCounters: Sendable, Equatable {
 /// is known without metadata). The band entry time a candidate shows is `lastForegroundTime`: an object enters the
 /// idle band exactly when it leaves the foreground resident, and only resident objects are ranked.
 @usableFromInline
-struct CachedObject {
+struct CachedObject: BitwiseCopyable {
     @usableFromInline var size = 0
     /// User launches, saturating (a candidate's `launchCount`).
     @usableFromInline var launches: UInt32 = 0
@@ -62,7 +62,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var _policy: Policy
     public var counters: CacheCounters { _counters }
     @usableFromInline var _counters = CacheCounters()
-    @usableFromInline var objects: [CachedObject] = []
+    /// By object id, in place (made unique once a batch with the indexes, as `UncheckedArray` asks; ids are checked
+    /// where they enter, in `request` and `requests`).
+    @usableFromInline var objects = UncheckedArray<CachedObject>(capacity: 0)
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
     /// Resident objects but the current one, by decaying score (policies with one; nil until the first such candidate,
@@ -131,12 +133,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// that the generic replay is not copied to call it.)
     @inlinable @inline(__always) mutating func prefetch(_ object: Int32) {
         let o = Int(object)
-        if o >= 0 && o < objects.count { objects.withUnsafeBufferPointer { if let base = $0.baseAddress { jetsim_prefetch(base + o) } } }
+        objects.prefetch(o)
         _policy.prefetchState(of: object)
     }
 
     /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
     @inlinable mutating func makeIndexesUnique() {
+        objects.makeUnique()
         ranked.makeUnique()
         scored?.makeUnique()
         fixed?.makeUnique()
@@ -145,6 +148,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     /// One request, the indexes' storage already unique (`makeIndexesUnique`).
     @inlinable mutating func uniqueRequest(_ object: Int32, size: Int, time: Int) {
+        precondition(object >= 0, "CacheReplay: object ids are numbers from 0")   // (the readers number them so)
         let o = Int(object)
         if o >= objects.count { grow(to: o + 1) }
         _counters.requests += 1
@@ -196,7 +200,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     @inlinable mutating func grow(to n: Int) {
-        objects.append(contentsOf: repeatElement(CachedObject(), count: n - objects.count))
+        objects.reserve(n)
+        while objects.count < n { objects.append(CachedObject()) }
         if keyed { ranked.grow(to: n) } else if decaying {
             scored?.grow(to: n)
             fixed?.grow(to: n)

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// An array of plain values for the engine's hot state, read and written in place: the per-app state, the compression
 /// keys, the resident set, the volatile queue, the ranked kill candidates (`RankedList`, in both drivers) and the
 /// timer heap.
@@ -72,6 +74,12 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
             assert(isKnownUniquelyReferenced(&storage), "written while shared: makeUnique() was not called")
             return base + i
         }
+    }
+
+    /// Starts loading element `i`'s cache line when `i` is an index (a hint: nothing changes).
+    @inlinable @inline(__always)
+    func prefetch(_ i: Int) {
+        if i >= 0 && i < count { jetsim_prefetch(base + i) }
     }
 
     /// A read-only view that does not keep the storage alive, for the engine's non-escaping closures that read the
