@@ -62,8 +62,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var _policy: Policy
     public var counters: CacheCounters { _counters }
     @usableFromInline var _counters = CacheCounters()
-    /// By object id, in place (made unique once a batch with the indexes, as `UncheckedArray` asks; ids are checked
-    /// where they enter, in `request` and `requests`).
+    /// By object id, in place: made unique once a batch with the indexes, as `UncheckedArray` asks; an id is checked as
+    /// it enters (`uniqueRequest`: at least 0, and the array grows to it).
     @usableFromInline var objects = UncheckedArray<CachedObject>(capacity: 0)
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
