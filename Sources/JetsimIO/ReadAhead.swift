@@ -86,9 +86,7 @@ extension ReadAhead where Batch == RequestBatch {
             return try stream.next(into: &batch)
         })
     }
-}
 
-extension ReadAhead where Batch == RequestBatch {
     /// Requests a first pass kept in memory (`LibCacheSimStream.workingSet(…, keepingAtMost:)`), handed out in order,
     /// each let go of once handed out.
     public convenience init(kept batches: [RequestBatch]) {
