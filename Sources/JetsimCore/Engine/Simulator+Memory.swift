@@ -82,6 +82,8 @@ extension Simulator {
     }
 
     /// The pages a resume takes: decompressed and thawed dirty memory, and what `restoreForegroundMemory` rebuilds.
+    /// Inlined: out of line, this reader would take a copy of the whole simulator from `resume` (see `measuredSample`).
+    @inline(__always)
     func resumeBytes(_ i: Int) -> Int {
         let a = apps[i], p = profiles[i]
         let restored = max(a.cache, p.cacheBytes) + p.purgeableBytes + p.backingStoreBytes + p.imageCacheBytes + p.fileBackedBytes

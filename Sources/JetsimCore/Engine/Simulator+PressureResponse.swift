@@ -469,7 +469,9 @@ extension Simulator {
                       lastUseSequence: apps[i].lastUseSequence)
     }
 
-    /// The read-only view of app `i` a policy ranks.
+    /// The read-only view of app `i` a policy ranks. Inlined: out of line, this reader would take a copy of the whole
+    /// simulator from each caller (see `measuredSample`).
+    @inline(__always)
     func candidate(_ i: Int) -> KillCandidate {
         let a = apps[i]
         return KillCandidate(
