@@ -339,10 +339,9 @@ public final class ReportStream: SimulationRecordSink {
     /// App names and the policy as ready CSV fields, and one line's bytes reused row after row.
     private let appFields: [[UInt8]]
     private let policyField: [UInt8]
-    /// The last sample whose row was rendered, and that row after its time: a sample of the same state reuses it.
+    /// The last sample whose row was rendered, and that row: a sample of the same state reuses it.
     private var previousSample: MemorySample?
-    private let previousSampleState = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ReportFiles.sampleRowCapacity)
-    private var previousSampleStateCount = 0
+    private let previousRow = TimeseriesRowTemplate(stateCapacity: ReportFiles.sampleRowCapacity)
     public private(set) var failure: InputError?
 
     public init(directory: String, appNames: [String], policy: String, events withEvents: Bool) throws(InputError) {
@@ -355,8 +354,6 @@ public final class ReportStream: SimulationRecordSink {
         try timeseries.write(CSVLine.of(ReportFiles.timeseriesHeader))
         try events?.write(CSVLine.of(ReportFiles.eventsHeader))
     }
-
-    deinit { previousSampleState.deallocate() }
 
     /// Every streamed file, for `ReportFiles.write(streamed:)`.
     public var files: [AtomicFile] { [kills, timeseries] + (events.map { [$0] } ?? []) }
@@ -384,30 +381,40 @@ public final class ReportStream: SimulationRecordSink {
     public func record(sample: MemorySample) {
         guard failure == nil else { return }
         if let previousSample, sample.differsOnlyInTime(from: previousSample) { return sameState(at: CollectionOfOne(sample.time)) }
-        let state = previousSampleState
-        var count = 0
+        let template = previousRow
         do {
             try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
                 ReportFiles.sampleTime(sample.time, into: &w)
                 let start = w.count
                 ReportFiles.sampleState(sample, into: &w)
-                count = state.initialize(fromContentsOf: w.written(from: start))
+                template.setState(w.written(from: start))
             }
         } catch { failure = error }
-        (previousSample, previousSampleStateCount) = (sample, count)
+        previousSample = sample
     }
 
-    /// An idle stretch's samples: the first as any other, the rest rows of its state at their times.
+    /// An idle stretch's samples: the first as any other, the rest rows of its state at their times. When the
+    /// interval is whole milliseconds, their time fields are advanced digit by digit (`TimeseriesRowTemplate`).
     public func record(sample: MemorySample, repeated count: Int, every interval: Int) {
         guard count > 0 else { return }
         record(sample: sample)
         guard failure == nil, count > 1 else { return }
-        sameState(at: stride(from: sample.time + interval, through: sample.time + (count - 1) * interval, by: interval))
+        let template = previousRow
+        guard template.start(at: sample.time + interval, step: interval) else {
+            return sameState(at: stride(from: sample.time + interval, through: sample.time + (count - 1) * interval, by: interval))
+        }
+        do {
+            for k in 1..<count {
+                if k > 1 { template.advance() }
+                let row = template.row
+                try timeseries.writeRow(capacity: row.count) { $0.bytes(row) }
+            }
+        } catch { failure = error }
     }
 
-    /// Rows of the last sample's state (its row after the time, kept in `previousSampleState`) at `times`.
+    /// Rows of the last sample's state (its row after the time, kept in `previousRow`) at `times`.
     private func sameState<Times: Sequence<Int>>(at times: Times) {
-        let state = UnsafeBufferPointer(rebasing: previousSampleState[..<previousSampleStateCount])
+        let state = previousRow.state
         do {
             for time in times {
                 try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in

@@ -195,8 +195,13 @@ public struct RowWriter {
         return estimate + (v >= powersOfTen[estimate] ? 1 : 0)
     }
 
-    /// 10⁰ to 10¹⁹, for `decimalLength`.
-    @usableFromInline static let powersOfTen: [UInt] = (0...19).map { k in (0..<k).reduce(1) { r, _ in r * 10 } }
+    /// 10⁰ to 10¹⁹, for `decimalLength`: an array literal, which the compiler lays out in read-only data (the array
+    /// computed at first use it replaced cost a lazy-initialisation check at every row's every number).
+    @usableFromInline static let powersOfTen: [UInt] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
 
     /// "00" to "99", for `digits`.
     @usableFromInline static let digitPairs: StaticString = """

@@ -1,0 +1,122 @@
+/// The last rendered `timeseries.csv` row of a state, reused for the rows of that state at later times: an idle
+/// device sampled every minute writes the same state row after row, and only the time field changes.
+///
+/// Along an idle stretch (times t, t + step, t + 2 step, …) the time field is kept as decimal digits and advanced by a
+/// digit-wise addition of the step: a row costs one copy and a few byte additions, where rendering its time
+/// (`ReportFiles.sampleTime`: seconds to the millisecond, rounded half up) cost two divisions of the time. The bytes
+/// are those `ReportFiles.sampleTime` renders (tested against it, carries and 2^60 µs included).
+///
+/// Layout of `bytes`: `[0, pointIndex)` whole seconds, right-aligned with `first` their first significant digit and
+/// zeros to its left (room for carries); `pointIndex` '.'; three digits of milliseconds; then `stateCount` bytes of
+/// state (the row after its time, from the first comma to the newline).
+///
+/// Invariants: `0 <= first < pointIndex`; `bytes[first..<stateStart]` is the time field of the row last started or
+/// advanced to; every byte before `first` is '0'.
+final class TimeseriesRowTemplate {
+    /// Whole seconds' digits: 2^63 µs is 9.2 × 10^12 s (13 digits); an idle stretch cannot carry past 20.
+    static let pointIndex = 20
+    static let stateStart = pointIndex + 4
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    private(set) var stateCount = 0
+    private var first = TimeseriesRowTemplate.pointIndex - 1
+    /// The step's digits at the time field's positions (0 at the point), its rightmost non-zero one and its leftmost.
+    private let stepDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: TimeseriesRowTemplate.stateStart)
+    private var stepLowest = TimeseriesRowTemplate.stateStart - 1, stepHighest = TimeseriesRowTemplate.stateStart - 1
+
+    init(stateCapacity: Int) {
+        capacity = Self.stateStart + stateCapacity
+        bytes = .allocate(capacity: capacity)
+        bytes.initialize(repeating: 48, count: Self.stateStart)
+        bytes[Self.pointIndex] = 46
+        stepDigits.initialize(repeating: 0, count: Self.stateStart)
+    }
+
+    deinit {
+        bytes.deallocate()
+        stepDigits.deallocate()
+    }
+
+    /// The state's bytes (the row after its time).
+    var state: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes + Self.stateStart, count: stateCount) }
+
+    /// Keeps `state` (at most the capacity given at `init`: a row's widest rendering) as the state of the rows to come.
+    func setState(_ state: UnsafeBufferPointer<UInt8>) {
+        assert(state.count <= capacity - Self.stateStart, "TimeseriesRowTemplate: the state is wider than its buffer")
+        stateCount = min(state.count, capacity - Self.stateStart)
+        if let source = state.baseAddress { (bytes + Self.stateStart).update(from: source, count: stateCount) }
+    }
+
+    /// Starts rows at `time` (µs), to be advanced by `step` µs; false when the time field cannot be advanced by digits
+    /// (a negative time, or a step that is not whole milliseconds: the rounding of each time would differ), and the
+    /// caller renders each row's time itself.
+    func start(at time: Int, step: Int) -> Bool {
+        guard time >= 0, time <= Int.max - 500, step > 0, step % 1000 == 0 else { return false }
+        // `sampleTime` rounds half up: a time of n ≥ 0 µs is (n + 500) / 1000 ms.
+        var millis = (time + 500) / 1000
+        var position = Self.stateStart - 1
+        for _ in 0..<3 {
+            bytes[position] = 48 + UInt8(millis % 10)
+            millis /= 10
+            position -= 1
+        }
+        position = Self.pointIndex - 1
+        repeat {
+            bytes[position] = 48 + UInt8(millis % 10)
+            millis /= 10
+            position -= 1
+        } while millis > 0
+        first = position + 1
+        for k in 0..<first { bytes[k] = 48 }
+        // The step's digits at the time field's positions.
+        for k in 0..<Self.stateStart { stepDigits[k] = 0 }
+        var stepMillis = step / 1000
+        position = Self.stateStart - 1
+        stepLowest = -1
+        while stepMillis > 0 {
+            if position == Self.pointIndex { position -= 1 }
+            guard position >= 0 else { return false }
+            let digit = UInt8(stepMillis % 10)
+            stepDigits[position] = digit
+            if digit != 0 && stepLowest < 0 { stepLowest = position }
+            stepHighest = position
+            stepMillis /= 10
+            position -= 1
+        }
+        return true
+    }
+
+    /// Advances the time field by the step given to `start` (which returned true). The times of a run are below 2^63
+    /// µs, 13 digits of seconds: no carry reaches the buffer's start.
+    func advance() {
+        var position = stepLowest, carry: UInt8 = 0
+        while position >= 0 {
+            if position == Self.pointIndex {
+                position -= 1
+                continue
+            }
+            let add = stepDigits[position] + carry
+            if add == 0 {
+                if position <= stepHighest { break }   // no more digits to add and no carry
+                position -= 1
+                continue
+            }
+            var digit = bytes[position] - 48 + add   // at most 9 + 9 + 1
+            carry = 0
+            if digit >= 10 {
+                digit -= 10
+                carry = 1
+            }
+            bytes[position] = digit + 48
+            // The leftmost digit written ends without a carry, so it is not zero: the new first digit.
+            if position < first { first = position }
+            position -= 1
+        }
+        assert(carry == 0, "TimeseriesRowTemplate: the time outgrew its digits")
+    }
+
+    /// The row: the time field, then the state.
+    var row: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + first, count: Self.stateStart + stateCount - first)
+    }
+}
