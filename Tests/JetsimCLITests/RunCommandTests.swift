@@ -37,8 +37,15 @@ struct CLI {
     static let exampleTrace = packageRoot + "/Examples/day/trace.csv"
 }
 
+/// This test process's scratch directories live in one directory, removed when the process exits.
+let scratchRoot: String = {
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "jetsim-cli-\(getpid())") }
+    return NSTemporaryDirectory() + "jetsim-cli-\(getpid())"
+}()
+
+/// A scratch directory for one test.
 func scratch() throws -> String {
-    let path = NSTemporaryDirectory() + "jetsim-cli-" + UUID().uuidString
+    let path = scratchRoot + "/" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

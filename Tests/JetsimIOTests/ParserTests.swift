@@ -3,11 +3,17 @@ import Foundation
 @testable import JetsimIO
 import Testing
 
+/// This test process's scratch directories live in one directory, removed when the process exits.
+let scratchRoot: String = {
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "jetsim-test-\(getpid())") }
+    return NSTemporaryDirectory() + "jetsim-test-\(getpid())"
+}()
+
 /// A scratch directory per test.
 struct Scratch {
     let path: String
     init() throws {
-        path = NSTemporaryDirectory() + "jetsim-test-" + UUID().uuidString
+        path = scratchRoot + "/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
     func write(_ name: String, _ text: String) throws -> String {

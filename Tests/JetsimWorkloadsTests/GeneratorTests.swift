@@ -92,6 +92,7 @@ import Testing
         }
         let dir = NSTemporaryDirectory() + "jetsim-gen-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try WorkloadFiles.catalogCSV(catalog).write(toFile: dir + "/apps.csv", atomically: true, encoding: .utf8)
         #expect(try CatalogFile.read(path: dir + "/apps.csv").profiles == catalog)
     }

@@ -40,9 +40,10 @@ public struct Workload: Sendable {
     }
 }
 
-/// Writes `events` as a Jetsim trace and as a libCacheSim CSV into a temporary directory.
+/// Writes `events` as a Jetsim trace and as a libCacheSim CSV into a temporary directory, removed when the process
+/// exits.
 public func traceFiles(_ w: Workload) -> (native: String, libcachesim: String, bytes: Int) {
-    let dir = NSTemporaryDirectory() + "jetsim-bench-\(getpid())"
+    let dir = benchmarkDirectory
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     var native = "time,app,event,value\n", lcs = "time,obj_id,obj_size\n"
     for e in w.events where e.kind == .open {
@@ -53,3 +54,9 @@ public func traceFiles(_ w: Workload) -> (native: String, libcachesim: String, b
     try? lcs.write(toFile: dir + "/lcs.csv", atomically: true, encoding: .utf8)
     return (dir + "/trace.csv", dir + "/lcs.csv", native.utf8.count)
 }
+
+/// The benchmark process's temporary directory; an exit handler removes it.
+private let benchmarkDirectory: String = {
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "jetsim-bench-\(getpid())") }
+    return NSTemporaryDirectory() + "jetsim-bench-\(getpid())"
+}()
