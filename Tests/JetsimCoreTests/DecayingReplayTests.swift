@@ -107,6 +107,75 @@ import Testing
         }
     }
 
+    /// Replays `reqs` through `indexed` and `reference` (which scans), requiring the same cached set after every
+    /// request; returns the most entries the indexed replay kept stale at once (`CachedObject.staleScore`).
+    func mostStale<P: EvictionPolicy, R: EvictionPolicy>(_ indexed: P, _ reference: R, _ reqs: [CacheEquivalenceTests.Request], times: [Int],
+                                                         capacity: Int, _ label: String) -> Int {
+        var fast = CacheReplay(capacityBytes: capacity, policy: indexed)
+        var slow = CacheReplay(capacityBytes: capacity, policy: reference)
+        var most = 0
+        for (k, r) in reqs.enumerated() {
+            fast.request(Int32(r.object), size: r.size, time: times[k])
+            slow.request(Int32(r.object), size: r.size, time: times[k])
+            most = max(most, fast.objects.map(\.staleScore).count { $0 })
+            guard fast.counters == slow.counters && fast.objects.map(\.resident) == slow.objects.map(\.resident) else {
+                Issue.record("\(label): request \(k)")
+                return most
+            }
+        }
+        #expect(fast.counters.evictions > 100, "\(label): too few evictions to tell")
+        return most
+    }
+
+    /// A hit whose score rises by a margin keeps its stored score (a lower bound) until it wins the tournament, and is
+    /// rescored then: `lfu`'s and `cost`'s hits mostly, and a policy of another arithmetic (counts ×1.25 an open). The
+    /// victims stay the scan's, through ties (a frozen clock) and jumps past the 500 half-lives a stale score may last.
+    @Test(arguments: Clock.allCases)
+    func aRisingScoreStaysStoredUntilItWinsAndTheVictimsStayTheScans(clock: Clock) {
+        let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: 7, capacity: 40_000)
+        let hours = 0.01
+        let times = Self.times(clock, count: reqs.count, halfLifeMicros: hours * 3600e6, seed: 7)
+        #expect(mostStale(LFUPolicy(halfLifeHours: hours), LegacyLFUPolicy(halfLifeHours: hours), reqs, times: times, capacity: 40_000,
+                          "lfu, \(clock)") > 0)
+        #expect(mostStale(CostPolicy(halfLifeHours: hours), LegacyCostPolicy(alpha: 1, halfLifeHours: hours), reqs, times: times, capacity: 40_000,
+                          "cost, \(clock)") > 0)
+        let rising = LaunchScoredPolicy { _, launches in 1.25 * Double(launches) }
+        #expect(mostStale(rising, ScanOnly(rising), reqs, times: times, capacity: 40_000, "×1.25 an open, \(clock)") > 0)
+    }
+
+    /// A stale score stands in for its object's only while the doubles provably keep their order: until 500 half-lives
+    /// after the stored score's start (`staleHorizon`). The first eviction at or after that rescores every stale entry,
+    /// also those that do not win (here object 0, stored 50 and now 60, while object 1, at 10, is the victim).
+    @Test func staleScoresAreAllRescoredAtTheirHorizon() {
+        let counts: [Int32: [Double]] = [0: [50, 60], 1: [10], 2: [20], 3: [30]]
+        let policy = LaunchScoredPolicy(decaysFromZero: true) { app, launches in   // (asked for app 0 with no launch, too)
+            let list = counts[app] ?? [1]
+            return list[min(max(launches - 1, 0), list.count - 1)]
+        }
+        let halfLife = LaunchScoredPolicy.halfLifeMicros
+        var replay = CacheReplay(capacityBytes: 30, policy: policy)
+        for (object, time) in [(0, 0), (1, 1), (0, 2), (2, 3)] { replay.request(Int32(object), size: 10, time: time) }
+        #expect(replay.objects[0].staleScore, "a hit's higher score waits")
+        #expect(replay.staleHorizon == Int(500 * halfLife), "500 half-lives from the stored score's start")
+        replay.request(3, size: 10, time: Int(500 * halfLife))
+        #expect(replay.counters.evictions == 1 && !replay.objects[1].resident, "the lowest score goes")
+        #expect(!replay.objects.contains { $0.staleScore }, "at the horizon every stale entry is rescored")
+        #expect(replay.staleHorizon == Int.max)
+    }
+
+    /// A score that falls at an open, or rises by less than the margin the doubles need (a count of 2^30 gaining 1), is
+    /// rescored at once: no entry is ever stale, and the victims are the scan's. (Both decay from time 0: a count decaying
+    /// from a later time may well rise even as the count falls, and would rightly stay stored.)
+    @Test(arguments: Clock.allCases)
+    func aFallingOrBarelyRisingScoreIsRescoredAtOnce(clock: Clock) {
+        let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: 8, capacity: 40_000)
+        let times = Self.times(clock, count: reqs.count, halfLifeMicros: LaunchScoredPolicy.halfLifeMicros, seed: 8)
+        let falling = LaunchScoredPolicy(decaysFromZero: true) { _, launches in 1000 / Double(launches) }
+        #expect(mostStale(falling, ScanOnly(falling), reqs, times: times, capacity: 40_000, "falling, \(clock)") == 0)
+        let barely = LaunchScoredPolicy(decaysFromZero: true) { _, launches in 0x1p30 + Double(launches) }
+        #expect(mostStale(barely, ScanOnly(barely), reqs, times: times, capacity: 40_000, "2^30 + launches, \(clock)") == 0)
+    }
+
     /// 1 / (size + 1) is strictly decreasing in the size over the whole input range (0…2^50), adjacent sizes included.
     @Test func largestsScoreOrdersAsTheFootprint() {
         var random = SplitMix64(seed: 9)
@@ -162,6 +231,26 @@ struct MixedScorePolicy: EvictionPolicy {
         c.launchCount % 3 == 0
             ? DecayingScore(count: 0, since: 0, halfLifeMicros: Self.halfLifeMicros, offset: 1, numerator: Double(c.app % 5 + 1), divisor: 2)
             : DecayingScore(count: Double(c.launchCount), since: c.lastForegroundTime, halfLifeMicros: Self.halfLifeMicros)
+    }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        candidates.indices.min { a, b in
+            let va = decayingScore(candidates[a])!.value(at: context.now), vb = decayingScore(candidates[b])!.value(at: context.now)
+            return va != vb ? va < vb : candidates[a].lastUseSequence < candidates[b].lastUseSequence
+        }
+    }
+}
+
+/// A count of the candidate's launches (`count(app, launches)`), decaying from when it last left the foreground or from
+/// time 0: a score that rises or falls at each open as `count` (and the later start of its decay) says. Victims by the
+/// scan's rule: the smallest double now, then the smallest sequence.
+struct LaunchScoredPolicy: EvictionPolicy {
+    static let halfLifeMicros = 36e6
+    var decaysFromZero = false
+    let count: @Sendable (_ app: Int32, _ launches: Int) -> Double
+    var descriptor: PolicyDescriptor { PolicyDescriptor(name: "launch-scored") }
+    func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+    func decayingScore(_ c: KillCandidate) -> DecayingScore? {
+        DecayingScore(count: count(c.app, c.launchCount), since: decaysFromZero ? 0 : c.lastForegroundTime, halfLifeMicros: Self.halfLifeMicros)
     }
     mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         candidates.indices.min { a, b in

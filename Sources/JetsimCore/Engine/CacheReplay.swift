@@ -30,6 +30,8 @@ struct CachedObject: BitwiseCopyable {
     /// User launches, saturating (a candidate's `launchCount`).
     @usableFromInline var launches: UInt32 = 0
     @usableFromInline var resident = false
+    /// Its `KineticTournament` entry holds an earlier score than its policy's (`CacheReplay.keepsStoredScore`).
+    @usableFromInline var staleScore = false
     @usableFromInline var firstUseTime = Int.max
     @usableFromInline var launchTime = 0
     @usableFromInline var lastForegroundTime = 0
@@ -75,6 +77,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// candidate comes (`lfu` and `cost` never make this one, `largest` never the other), so a replay checks no storage
     /// it does not use.
     @usableFromInline var fixed: FixedScoreTournament?
+    /// Until this time every stale entry of `scored` (`CachedObject.staleScore`) provably ranks its object no later than
+    /// its current score does (`keepsStoredScore`); a query at or after it rescores them all first. `Int.max`: none.
+    @usableFromInline var staleHorizon = Int.max
     /// Resident objects in the full engine's order (policies that scan).
     @usableFromInline var resident = ResidentSet(count: 0)
     @usableFromInline let keyed: Bool
@@ -119,6 +124,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         makeIndexesUnique()
         for k in 0..<objects.count {
             if k + Self.prefetchDistance < objects.count { prefetch(objects[k + Self.prefetchDistance]) }
+            if decaying && k + 2 * Self.prefetchDistance < objects.count { scored?.prefetchSlot(of: objects[k + 2 * Self.prefetchDistance]) }
             uniqueRequest(objects[k], size: sizes[k], time: times[k])
         }
     }
@@ -135,6 +141,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         let o = Int(object)
         objects.prefetch(o)
         _policy.prefetchState(of: object)
+        if decaying { scored?.prefetchEntry(of: object) }   // its slot was asked for `prefetchDistance` requests before
     }
 
     /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
@@ -223,7 +230,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
             let sequence = objects[o].lastUseSequence
             if score.isConstant {
-                if scored?.contains(object) == true { scored?.remove(object, at: time) }
+                if scored?.contains(object) == true {
+                    scored?.remove(object, at: time)
+                    objects[o].staleScore = false
+                }
                 if fixed == nil {
                     fixed = FixedScoreTournament()
                     fixed?.grow(to: objects.count)
@@ -235,7 +245,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     scored = KineticTournament()
                     scored?.grow(to: objects.count)
                 }
-                scored?.set(object, score: score, sequence: sequence, at: time)   // a hit: still there with its score from before
+                // A hit: still there with its score from before, which may stand in for the new one (`keepsStoredScore`).
+                if keepsStoredScore(object, score: score, sequence: sequence, at: time) {
+                    objects[o].staleScore = true
+                    return
+                }
+                objects[o].staleScore = false
+                scored?.set(object, score: score, sequence: sequence, at: time)
             }
         }
     }
@@ -253,6 +269,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 _checkScoredVictim(first, at: time)
                 victim = Int(first)
                 if fixed?.contains(first) == true { fixed?.remove(first) } else { scored?.remove(first, at: time) }
+                objects[victim].staleScore = false
             } else if byIndex {
                 // The candidates the scan below would build are the resident set's members in order, the current
                 // object left out: position k of that list, without building it.
@@ -284,11 +301,70 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// The scored candidate that dies first at `time`: the better of the two indexes' first, by the scan's comparison
     /// (the smaller double at `time`, then the smaller sequence), so exactly the scan's victim over both.
     @inlinable mutating func firstScored(at time: Int) -> Int32? {
-        let decaying = scored?.first(at: time)
+        if time >= staleHorizon { rescoreStale(at: time) }
+        var decaying = scored?.first(at: time)
+        while let top = decaying, objects[Int(top)].staleScore {   // a lower bound won: its real score takes its place
+            rescore(top, at: time)
+            decaying = scored?.first(at: time)
+        }
         guard let constant = fixed?.first else { return decaying }
         guard let decaying, let key = fixed?.firstKey, let other = scored?.scoreAndSequence(of: decaying) else { return constant }
         let value = other.score.value(at: time)
         return key.score < value || (key.score == value && key.sequence < other.sequence) ? constant : decaying
+    }
+
+    /// Whether member `object` of `scored` may keep its stored score (and tie-break) while its policy's is `score`: when
+    /// the stored one ranks it no later than the new one at every time up to `staleHorizon`, the tournament's winner
+    /// among stored scores is the scan's victim whenever its own score is current (every other stored score being at
+    /// most its real one), and `firstScored` rescores a stale winner and asks again. A hit's re-score then costs no
+    /// walk up the tournament, most hits of `lfu` and `cost`; a stale entry is rescored only if it wins.
+    ///
+    /// Why the doubles agree. Both scores are (count · 2^(−(t − since)/halfLife) + offset) · numerator / divisor with the
+    /// same half-life and constants, a non-decreasing function of the decayed count (rounding is monotone) when the
+    /// constants are finite and numerator / divisor ≥ 0. The ratio of the two decayed counts is the same at every time:
+    /// new count / stored count decayed to the new `since`. When that is at least 1 + 2^-19, the doubles keep the order
+    /// at every time t where both decayed counts are normal and computed within 10^-12 (relative) of their true values:
+    /// counts ≥ 1 and t within 500 half-lives of the stored `since` (the exp2 argument's rounding, the only error that
+    /// grows with time, is then below 500 · 2^-52). `staleHorizon` is the earliest such bound of the stale entries.
+    /// Ties of the doubles go to the smaller sequence, which is the stored one (an open raises it). `lfu`'s and
+    /// `cost`'s counts gain 1 an open, which is the ratio's bound while the decayed count is below 2^19; otherwise, and
+    /// for a score that falls, the hit re-scores at once.
+    /// (Mutating: it moves `staleHorizon`, and the generic replay is not copied to call it.)
+    @inlinable mutating func keepsStoredScore(_ object: Int32, score new: DecayingScore, sequence: UInt64, at time: Int) -> Bool {
+        guard let stored = scored?.storedScore(of: object) else { return false }
+        let old = stored.score
+        guard stored.sequence < sequence, old.count >= 1, new.count >= 1, old.since <= new.since,
+              old.halfLifeMicros == new.halfLifeMicros, old.offset == new.offset, old.numerator == new.numerator,
+              old.divisor == new.divisor, old.offset.isFinite, old.numerator.isFinite, old.numerator >= 0,
+              old.divisor.isFinite, old.divisor > 0 else { return false }
+        let horizon = Self.time(old.since, plusHalfLives: 500, of: old.halfLifeMicros)
+        guard time < horizon, new.since < horizon else { return false }
+        // The stored count decayed to the new `since` is at most the stored count: most hits pass without exp2.
+        guard new.count >= old.count * (1 + 0x1p-19) || new.count >= old.decayedCount(at: new.since) * (1 + 0x1p-19) else { return false }
+        if horizon < staleHorizon { staleHorizon = horizon }
+        return true
+    }
+
+    /// `since` plus `n` half-lives, saturating at `Int.max`.
+    @inlinable static func time(_ since: Int, plusHalfLives n: Double, of halfLifeMicros: Double) -> Int {
+        let span = n * halfLifeMicros
+        return span.isFinite && span < Double(Int.max - max(since, 0)) ? since + Int(span) : Int.max
+    }
+
+    /// Gives stale member `object` its policy's score (the one its last departure from the foreground computed: a score
+    /// changes only at an open of its object, and a cached object's footprint and relaunch cost do not change).
+    @inlinable mutating func rescore(_ object: Int32, at time: Int) {
+        let o = Int(object)
+        objects[o].staleScore = false
+        guard let score = _policy.decayingScore(candidate(o)) else { preconditionFailure("CacheReplay: a scored object lost its score") }
+        let sequence = objects[o].lastUseSequence
+        scored?.update(object, score: score, sequence: sequence, at: time)
+    }
+
+    /// Rescores every stale member (their horizon has come).
+    @inlinable mutating func rescoreStale(at time: Int) {
+        staleHorizon = Int.max
+        for o in 0..<objects.count where objects[o].staleScore { rescore(Int32(o), at: time) }
     }
 
     /// Debug builds: the position drawn names the candidate the scan would have listed there.

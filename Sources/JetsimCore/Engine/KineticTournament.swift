@@ -135,6 +135,27 @@ struct KineticTournament {
         return (e.score, e.sequence)
     }
 
+    /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member.
+    @inlinable func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
+        let slot = slotOf[Int(id)]
+        guard slot >= 0 else { return nil }
+        let e = entries[Int(slot)]
+        return (e.score, e.sequence)
+    }
+
+    /// Starts loading `id`'s slot, then (a second call, some requests later, when the slot is in cache) its entry:
+    /// what `storedScore(of:)` reads, from two arrays indexed at random. Hints only. (Mutating, so that calling them
+    /// through the replay's optional does not copy the tournament.)
+    @inlinable mutating func prefetchSlot(of id: Int32) {
+        if id >= 0 && Int(id) < slotOf.count { slotOf.prefetch(Int(id)) }
+    }
+
+    @inlinable mutating func prefetchEntry(of id: Int32) {
+        guard id >= 0 && Int(id) < slotOf.count else { return }
+        let slot = Int(slotOf[Int(id)])
+        if slot >= 0 { entries.prefetch(slot) }
+    }
+
     /// The best candidate at `time` (not removed), or nil when there is none.
     @inlinable mutating func first(at time: Int) -> Int32? {
         settle()
