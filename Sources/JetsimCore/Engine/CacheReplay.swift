@@ -122,10 +122,20 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     public mutating func requests(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>) {
         precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
         makeIndexesUnique()
-        for k in 0..<objects.count {
-            if k + Self.prefetchDistance < objects.count { prefetch(objects[k + Self.prefetchDistance]) }
-            if decaying && k + 2 * Self.prefetchDistance < objects.count { scored?.prefetchSlot(of: objects[k + 2 * Self.prefetchDistance]) }
-            uniqueRequest(objects[k], size: sizes[k], time: times[k])
+        let d = Self.prefetchDistance
+        // Two loops, so that replays without a tournament test nothing more a request (a tournament made during the
+        // batch has its entries prefetched from the next batch on).
+        if scored != nil {
+            for k in 0..<objects.count {
+                if k + d < objects.count { prefetch(objects[k + d], entry: true) }
+                if k + 2 * d < objects.count { scored?.prefetchSlot(of: objects[k + 2 * d]) }
+                uniqueRequest(objects[k], size: sizes[k], time: times[k])
+            }
+        } else {
+            for k in 0..<objects.count {
+                if k + d < objects.count { prefetch(objects[k + d], entry: false) }
+                uniqueRequest(objects[k], size: sizes[k], time: times[k])
+            }
         }
     }
 
@@ -134,14 +144,15 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable static var prefetchDistance: Int { 12 }
 
     /// Starts loading what request of `object` will read first, its `CachedObject` and the policy's state for it
-    /// (`EvictionPolicy.prefetchState`): both are indexed by a random object id, so without the hint most requests
-    /// wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead. (Mutating so
-    /// that the generic replay is not copied to call it.)
-    @inlinable @inline(__always) mutating func prefetch(_ object: Int32) {
+    /// (`EvictionPolicy.prefetchState`), and with `entry` its stored score in the tournament (`keepsStoredScore`; its
+    /// slot was asked for `prefetchDistance` requests before): all are indexed by a random object id, so without the hint
+    /// most requests wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead.
+    /// (Mutating so that the generic replay is not copied to call it.)
+    @inlinable @inline(__always) mutating func prefetch(_ object: Int32, entry: Bool) {
         let o = Int(object)
         objects.prefetch(o)
         _policy.prefetchState(of: object)
-        if decaying { scored?.prefetchEntry(of: object) }   // its slot was asked for `prefetchDistance` requests before
+        if entry { scored?.prefetchEntry(of: object) }
     }
 
     /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
