@@ -319,7 +319,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             decaying = scored?.first(at: time)
         }
         guard let constant = fixed?.first else { return decaying }
-        guard let decaying, let key = fixed?.firstKey, let other = scored?.scoreAndSequence(of: decaying) else { return constant }
+        guard let decaying, let key = fixed?.firstKey, let other = scored?.storedScore(of: decaying) else { return constant }
         let value = other.score.value(at: time)
         return key.score < value || (key.score == value && key.sequence < other.sequence) ? constant : decaying
     }
@@ -348,18 +348,12 @@ public struct CacheReplay<Policy: EvictionPolicy> {
               old.halfLifeMicros == new.halfLifeMicros, old.offset == new.offset, old.numerator == new.numerator,
               old.divisor == new.divisor, old.offset.isFinite, old.numerator.isFinite, old.numerator >= 0,
               old.divisor.isFinite, old.divisor > 0 else { return false }
-        let horizon = Self.time(old.since, plusHalfLives: 500, of: old.halfLifeMicros)
+        let horizon = KineticTournament.time(old.since, plus: 500 * old.halfLifeMicros, roundingUp: false)   // saturating
         guard time < horizon, new.since < horizon else { return false }
         // The stored count decayed to the new `since` is at most the stored count: most hits pass without exp2.
         guard new.count >= old.count * (1 + 0x1p-19) || new.count >= old.decayedCount(at: new.since) * (1 + 0x1p-19) else { return false }
         if horizon < staleHorizon { staleHorizon = horizon }
         return true
-    }
-
-    /// `since` plus `n` half-lives, saturating at `Int.max`.
-    @inlinable static func time(_ since: Int, plusHalfLives n: Double, of halfLifeMicros: Double) -> Int {
-        let span = n * halfLifeMicros
-        return span.isFinite && span < Double(Int.max - max(since, 0)) ? since + Int(span) : Int.max
     }
 
     /// Gives stale member `object` its policy's score (the one its last departure from the foreground computed: a score

@@ -129,13 +129,8 @@ struct KineticTournament {
 
     @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] >= 0 }
 
-    /// Member `id`'s score and tie-break, to weigh it against another index's candidate.
-    @inlinable func scoreAndSequence(of id: Int32) -> (score: DecayingScore, sequence: UInt64) {
-        let e = entries[Int(slotOf[Int(id)])]
-        return (e.score, e.sequence)
-    }
-
-    /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member.
+    /// Member `id`'s score and tie-break as stored (to weigh it against another index's candidate, or against its new
+    /// score), or nil when `id` is not a member.
     @inlinable func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
         let slot = slotOf[Int(id)]
         guard slot >= 0 else { return nil }
@@ -146,9 +141,7 @@ struct KineticTournament {
     /// Starts loading `id`'s slot, then (a second call, some requests later, when the slot is in cache) its entry:
     /// what `storedScore(of:)` reads, from two arrays indexed at random. Hints only. (Mutating, so that calling them
     /// through the replay's optional does not copy the tournament.)
-    @inlinable mutating func prefetchSlot(of id: Int32) {
-        if id >= 0 && Int(id) < slotOf.count { slotOf.prefetch(Int(id)) }
-    }
+    @inlinable mutating func prefetchSlot(of id: Int32) { slotOf.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
 
     @inlinable mutating func prefetchEntry(of id: Int32) {
         guard id >= 0 && Int(id) < slotOf.count else { return }
