@@ -33,8 +33,17 @@ public struct CacheReplayRunner {
     public mutating func replay(_ requests: ReadAhead<RequestBatch>, threads: Int, progress: (Int) -> Void) throws {
         let threads = max(1, min(threads, cells.count))
         var batch = RequestBatch()
+        guard threads > 1 else {
+            while try requests.next(into: &batch) {
+                replayBatch(batch)
+                progress(batch.count)
+            }
+            return
+        }
+        var schedule = CellSchedule(cells: cells.count, threads: threads)
+        var elapsed = [UInt64](repeating: 0, count: cells.count)
         while try requests.next(into: &batch) {
-            replayBatch(batch, threads: threads)
+            replayBatchInParallel(batch, schedule: &schedule, elapsed: &elapsed)
             progress(batch.count)
         }
     }
@@ -44,22 +53,33 @@ public struct CacheReplayRunner {
         cells.map { CacheReport.Row(policy: $0.policyName, capacityBytes: $0.capacityBytes, counters: $0.counters) }
     }
 
-    /// Replays `batch` through every cell, the cells split into `threads` contiguous groups run in parallel (each
-    /// group's cells are its own: no two threads touch one cell).
+    /// Replays `batch` through every cell, one after the other.
     /// Never inlined: one call per batch costs nothing, and `Benchmarks/instructions-per-request.sh` counts inside it.
     @inline(never)
-    mutating func replayBatch(_ batch: borrowing RequestBatch, threads: Int) {
-        guard threads > 1 else {
-            for k in cells.indices { cells[k].replay(batch) }
-            return
-        }
-        let count = cells.count
+    mutating func replayBatch(_ batch: borrowing RequestBatch) {
+        for k in cells.indices { cells[k].replay(batch) }
+    }
+
+    /// Replays `batch` through every cell, each of `schedule`'s groups on its own thread (no two threads touch one
+    /// cell), timing each cell into `elapsed` for the schedule's next split.
+    mutating func replayBatchInParallel(_ batch: borrowing RequestBatch, schedule: inout CellSchedule, elapsed: inout [UInt64]) {
+        let groups = schedule.groups
         cells.withUnsafeMutableBufferPointer { all in
-            let shared = UnsafeSendable((cells: all, batch: copy batch))   // the batch is read, never written, meanwhile
-            DispatchQueue.concurrentPerform(iterations: threads) { k in
-                for c in stride(from: k * count / threads, to: (k + 1) * count / threads, by: 1) { shared.value.cells[c].replay(shared.value.batch) }
+            elapsed.withUnsafeMutableBufferPointer { times in
+                // The batch is read, never written, meanwhile; each thread writes only its own cells and their times.
+                let shared = UnsafeSendable((cells: all, times: times, batch: copy batch))
+                DispatchQueue.concurrentPerform(iterations: groups.count) { k in
+                    var start = DispatchTime.now().uptimeNanoseconds
+                    for c in groups[k] {
+                        shared.value.cells[c].replay(shared.value.batch)
+                        let end = DispatchTime.now().uptimeNanoseconds
+                        shared.value.times[c] = end &- start
+                        start = end
+                    }
+                }
             }
         }
+        elapsed.withUnsafeBufferPointer { schedule.record(batch: $0) }
     }
 }
 
