@@ -1,3 +1,4 @@
+import Dispatch
 @testable import JetsimCore
 @testable import JetsimIO
 import Testing
@@ -17,8 +18,8 @@ import Testing
         }
     }
 
-    /// Records of every kind, several batches' worth and a partial one, reach the sink in the order given, once
-    /// `finish()` returns; a stretch of samples stays one record.
+    /// Records of every kind, twice the ring's batches and more and a partial one, reach the sink in the order given,
+    /// once `finish()` returns; a stretch of samples stays one record.
     @Test func everyRecordReachesTheSinkInOrder() {
         var random = SplitMix64(seed: 5)
         let recorder = Recorder()
@@ -27,7 +28,7 @@ import Testing
         var expected: [Recorder.Entry] = []
         let sample = MemorySample(time: 0, availableBytes: 1, freeBytes: 1, pressure: .normal, residentApps: 0, suspendedApps: 0,
                                   compressorBytes: 0, footprintBytes: 0)
-        for time in 0..<(3 * WriteBehindSink.batchCount + 123) {
+        for time in 0..<((2 * WriteBehindSink.depth + 3) * WriteBehindSink.batchCount + 123) {
             switch random.next() % 4 {
             case 0:
                 writer.record(LifecycleRecord(time: time, app: 0, from: .suspended, to: .background, callback: .none, footprintBytes: 0,
@@ -51,6 +52,43 @@ import Testing
         }
         writer.finish()
         #expect(recorder.entries == expected)
+    }
+
+    /// While the writer is stuck on a burst, the caller goes on filling batches, up to the ring's; then the batches are
+    /// reused, and every record arrives in order.
+    @Test func theCallerRunsAheadOfAStuckWriterByTheRingsBatches() {
+        final class Gated: SimulationRecordSink, @unchecked Sendable {
+            let gate = DispatchSemaphore(value: 0)
+            var times: [Int] = []
+            var recordsLifecycle: Bool { false }
+            func record(_ record: LifecycleRecord) {}
+            func record(kill: KillRecord) {
+                if times.isEmpty { gate.wait() }
+                times.append(kill.time)
+            }
+            func record(sample: MemorySample) {}
+        }
+        @Sendable func kill(_ time: Int) -> KillRecord {
+            KillRecord(time: time, app: 0, reason: .idleExit, state: .suspended, priorityClass: .idle, band: 0, footprintBytes: 0,
+                       idleMicros: 0, availableBefore: 0, availableAfter: 0, userVisible: false)
+        }
+        let sink = Gated()
+        let writer = WriteBehindSink(sink)
+        // The writer holds the first batch at its first record; the caller fills and hands off the others.
+        let ahead = (WriteBehindSink.depth - 1) * WriteBehindSink.batchCount
+        let filled = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for time in 0..<ahead { writer.record(kill: kill(time)) }
+            filled.signal()
+        }
+        let ranAhead = filled.wait(timeout: .now() + 60) == .success   // a caller that waits for the writer never gets there
+        #expect(ranAhead, "the caller waited for the stuck writer")
+        sink.gate.signal()
+        if !ranAhead { filled.wait() }
+        let total = 3 * ahead + 17
+        for time in ahead..<total { writer.record(kill: kill(time)) }
+        writer.finish()
+        #expect(sink.times == Array(0..<total))
     }
 
     /// A sink that does not take stretches gets each of their samples, at their times (through `writing(to:)`).
