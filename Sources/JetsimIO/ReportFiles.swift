@@ -342,7 +342,10 @@ public final class ReportStream: SimulationRecordSink {
     /// The last sample whose row was rendered, and that row: a sample of the same state reuses it.
     private var previousSample: MemorySample?
     private let previousRow = TimeseriesRowTemplate(stateCapacity: ReportFiles.sampleRowCapacity)
-    public private(set) var failure: InputError?
+    public private(set) var failure: InputError? { didSet { failed = failure != nil } }
+    /// Whether `failure` is set, as a plain flag: tested at every row, where an optional error's comparison with nil
+    /// goes through its value witnesses.
+    private var failed = false
 
     public init(directory: String, appNames: [String], policy: String, events withEvents: Bool) throws(InputError) {
         kills = try AtomicFile(path: directory + "/kills.csv")
@@ -361,7 +364,7 @@ public final class ReportStream: SimulationRecordSink {
     public var recordsLifecycle: Bool { events != nil }
 
     public func record(_ record: LifecycleRecord) {
-        guard failure == nil, let events else { return }
+        guard !failed, let events else { return }
         let app = ReportFiles.appField(record.app, appFields)
         do {
             try events.writeRow(capacity: ReportFiles.eventRowCapacity(record, app: app)) { ReportFiles.eventRow(record, app: app, into: &$0) }
@@ -369,7 +372,7 @@ public final class ReportStream: SimulationRecordSink {
     }
 
     public func record(kill: KillRecord) {
-        guard failure == nil else { return }
+        guard !failed else { return }
         let (policy, app) = (policyField, ReportFiles.appField(kill.app, appFields))
         do {
             try kills.writeRow(capacity: ReportFiles.killRowCapacity(kill, policy: policy, app: app)) {
@@ -379,7 +382,7 @@ public final class ReportStream: SimulationRecordSink {
     }
 
     public func record(sample: MemorySample) {
-        guard failure == nil else { return }
+        guard !failed else { return }
         if let previousSample, sample.differsOnlyInTime(from: previousSample) { return sameState(at: CollectionOfOne(sample.time)) }
         let template = previousRow
         do {
@@ -398,7 +401,7 @@ public final class ReportStream: SimulationRecordSink {
     public func record(sample: MemorySample, repeated count: Int, every interval: Int) {
         guard count > 0 else { return }
         record(sample: sample)
-        guard failure == nil, count > 1 else { return }
+        guard !failed, count > 1 else { return }
         let template = previousRow
         guard template.start(at: sample.time + interval, step: interval) else {
             return sameState(at: stride(from: sample.time + interval, through: sample.time + (count - 1) * interval, by: interval))
