@@ -36,7 +36,8 @@ struct CellSchedule {
     }
 
     /// Graham's longest-processing-time-first split of cells with `costs` over `threads` groups: the costliest cell
-    /// first, each to the group with the least cost so far (the lowest-numbered on a tie; equal costs in cell order),
+    /// first, each to the group with the least cost so far (of equal costs, the one with fewer cells, then the
+    /// lowest-numbered, so cells that cost nothing measurable are dealt round the threads; equal costs in cell order),
     /// so the same costs always give the same split.
     static func split(costs: [UInt64], threads: Int) -> [[Int]] {
         precondition(threads > 0, "a split needs a thread")
@@ -44,7 +45,7 @@ struct CellSchedule {
         var loads = Array(repeating: UInt64(0), count: threads)
         for c in costs.indices.sorted(by: { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }) {
             var k = 0
-            for j in loads.indices where loads[j] < loads[k] { k = j }
+            for j in loads.indices where (loads[j], groups[j].count) < (loads[k], groups[k].count) { k = j }
             groups[k].append(c)
             loads[k] &+= costs[c]
         }

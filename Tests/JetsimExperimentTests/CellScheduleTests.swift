@@ -25,6 +25,11 @@ import Testing
         #expect(after.max()! - after.min()! <= costs.max()!)
     }
 
+    @Test func cellsOfNoMeasurableCostAreDealtRoundTheThreads() {
+        #expect(CellSchedule.split(costs: Array(repeating: 0, count: 7), threads: 3) == [[0, 3, 6], [1, 4], [2, 5]])
+        #expect(CellSchedule.split(costs: [0, 5, 0, 0], threads: 2) == [[1], [0, 2, 3]])
+    }
+
     @Test func everySplitIsAPartitionWithinOneCellOfEven() {
         var x: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<500 {
