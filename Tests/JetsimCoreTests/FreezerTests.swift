@@ -30,6 +30,23 @@ import Testing
         #expect(r.freezes == 1 && r.frozenWrittenBytes == mb(100))
     }
 
+    /// A sample's footprint comes from the memory ledger, not from a walk over the apps; frozen bytes are in it.
+    @Test func samplesCountFrozenBytesAndTheLedgerCheckCatchesTheirDrift() throws {
+        var h = try Harness(device: freezerDevice(), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
+        h.open("a", at: 0)
+        h.open("fg", at: 10)
+        h.event(21, .alloc, "fg", value: 0)
+        #expect(h.sim.priorityClass(of: h.id("a")) == .frozen)
+        h.event(61, .alloc, "fg", value: 0)
+        #expect(h.sim.invariantViolations().isEmpty)
+        h.sim.memory.frozen += 16 * 1024
+        #expect(h.sim.invariantViolations().contains("frozen ledger drifted"))
+        h.sim.memory.frozen -= 16 * 1024
+        let r = h.finish()
+        #expect(r.samples.map(\.time) == [0, sec(60)])
+        #expect(r.samples.map(\.footprintBytes) == [0, mb(600)])   // the first sample precedes the first event
+    }
+
     @Test func aResumeThawsAndCostsExtraLatency() throws {
         var h = try Harness(device: freezerDevice(), apps: [bareApp("a", dirtyMB: 200), bareApp("fg", dirtyMB: 400)], policy: XNUPolicy())
         h.open("a", at: 0)

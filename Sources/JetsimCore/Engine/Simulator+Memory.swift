@@ -239,6 +239,7 @@ extension Simulator {
         memory.free += apps[i].dirtyResident + apps[i].compressedPhysical
         memory.compressorPool -= apps[i].compressedPhysical
         memory.compressedLogical -= apps[i].dirtyCompressed
+        memory.frozen += logical - apps[i].dirtyFrozen
         apps[i].dirtyFrozen = logical
         apps[i].dirtyResident = 0
         refreshCompressionKey(i)
@@ -261,6 +262,7 @@ extension Simulator {
         apps[i].dirtyResident += bytes
         refreshCompressionKey(i)
         apps[i].dirtyFrozen = 0
+        memory.frozen -= bytes
         memory.free -= bytes
         metrics.counters.thaws += 1
         mirror(i, reclaim: false)
@@ -280,6 +282,7 @@ extension Simulator {
         apps[i].dirtyCompressed = 0
         apps[i].compressedPhysical = 0
         if apps[i].frozen { frozenCount -= 1 }
+        memory.frozen -= apps[i].dirtyFrozen
         apps[i].dirtyFrozen = 0
         apps[i].frozen = false
         apps[i].cache = 0

@@ -467,8 +467,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// out of line, it would take a copy of the whole simulator (1.8 KB) from its caller.
     @inline(__always)
     private func measuredSample() -> MemorySample {
-        var footprint = 0
-        for i in resident.members { footprint += apps[Int(i)].footprint }
+        let footprint = memory.appFootprints
         var grown = 0
         if foreground >= 0, apps[Int(foreground)].growing { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
         var free = memory.free - grown
@@ -537,6 +536,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     public func invariantViolations() -> [String] {
         var problems: [String] = []
         var residentBytes = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0, frozen = 0
+        var footprints = 0, frozenBytes = 0
         let page = device.pageSize
         func aligned(_ v: Int) -> Bool { v >= 0 && v % page == 0 }
         for (i, a) in apps.enumerated() {
@@ -545,6 +545,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             volatile += a.volatileBytes
             pool += a.compressedPhysical
             logical += a.dirtyCompressed
+            footprints += a.state == .notRunning ? 0 : a.footprint
+            frozenBytes += a.dirtyFrozen
             // Checked one by one: this runs after every event in debug builds, so it must not allocate.
             if !aligned(a.dirtyResident) || !aligned(a.dirtyCompressed) || !aligned(a.dirtyFrozen) || !aligned(a.compressedPhysical)
                 || !aligned(a.cache) || !aligned(a.purgeable) || !aligned(a.backingStore) || !aligned(a.imageCache) || !aligned(a.fileBacked) {
@@ -584,6 +586,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
         if fileBacked != memory.fileBacked || volatile != memory.volatilePurgeable { problems.append("ledger aggregates drifted") }
         if pool != memory.compressorPool || logical != memory.compressedLogical { problems.append("compressor ledger drifted") }
+        if frozenBytes != memory.frozen { problems.append("frozen ledger drifted") }
+        if footprints != memory.appFootprints {
+            problems.append("the ledger's footprint \(memory.appFootprints) differs from the running apps' \(footprints)")
+        }
         if residentApps != residentCount || suspended != suspendedCount || frozen != frozenCount || resident.members.count != residentCount {
             problems.append("resident counts drifted")
         }

@@ -15,6 +15,8 @@ struct SystemMemory {
     var compressorPool = 0
     /// Uncompressed size of what the compressor holds.
     var compressedLogical = 0
+    /// Σ apps' frozen dirty bytes: written to NAND by the freezer, outside physical memory, still in their footprints.
+    var frozen = 0
 
     init(physical: Int, reserve: Int) {
         self.physical = physical
@@ -26,5 +28,14 @@ struct SystemMemory {
     @inline(__always)
     func available(compressorEnabled: Bool) -> Int {
         free + fileBacked + (compressorEnabled ? 0 : volatilePurgeable)
+    }
+
+    /// Σ footprints of the running apps, from the ledger alone, so a sample costs the same with 5 apps as with 500.
+    /// An app's footprint is its resident bytes less its file-backed and volatile purgeable pages, plus its compressed
+    /// and frozen dirty bytes; an app not running holds none of these, and by conservation the apps' resident bytes
+    /// sum to `physical - reserve - compressorPool - free`.
+    @inline(__always)
+    var appFootprints: Int {
+        physical - reserve - compressorPool - free - fileBacked - volatilePurgeable + compressedLogical + frozen
     }
 }
