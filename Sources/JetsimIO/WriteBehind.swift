@@ -14,7 +14,9 @@ import Synchronization
 /// Invariant: each of the `depth` batches is the caller's (the one filling, at `filling`), in flight (handed off, and
 /// the writer's serial queue's until it has emptied it), or empty and listed in `emptied`; `free` counts the listed
 /// ones (`depth - 1` at rest, the value it starts at: libdispatch traps when a semaphore is released below its initial
-/// value). The batches are raw storage so that the two threads, each on its own batches, share no Swift array.
+/// value). The batches are one block of raw storage, `batchCount` records each, with their record counts beside it:
+/// an append is a store and an increment (an array's append also checked its uniqueness and capacity), and the two
+/// threads, each on its own batches, share no Swift array.
 public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
     private enum Record {
         case lifecycle(LifecycleRecord)
@@ -25,9 +27,13 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
 
     private let sink: any SimulationRecordSink
     public let recordsLifecycle: Bool
-    private let batches: UnsafeMutablePointer<[Record]>
-    /// The caller's batch, filling.
+    /// Batch `k` is `records[k * batchCount ..< k * batchCount + counts[k]]`.
+    private let records: UnsafeMutablePointer<Record>
+    private let counts: UnsafeMutablePointer<Int>
+    /// The caller's batch, filling, and where its next record goes.
     private var filling = 0
+    private var next: UnsafeMutablePointer<Record>
+    private var end: UnsafeMutablePointer<Record>
     /// Empty batches, the one emptied last on top: refilled while still in cache, and a run whose writer keeps up
     /// touches two or three batches' memory, not all of it.
     private let emptied: Mutex<[Int]>
@@ -42,15 +48,16 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
     public init(_ sink: any SimulationRecordSink) {
         self.sink = sink
         recordsLifecycle = sink.recordsLifecycle
-        batches = .allocate(capacity: Self.depth)
-        batches.initialize(repeating: [], count: Self.depth)
-        batches[0].reserveCapacity(Self.batchCount)
+        records = .allocate(capacity: Self.depth * Self.batchCount)
+        counts = .allocate(capacity: Self.depth)
+        counts.initialize(repeating: 0, count: Self.depth)
+        (next, end) = (records, records + Self.batchCount)
         emptied = Mutex(Array((1..<Self.depth).reversed()))
     }
 
-    deinit {   // after `finish()`: each queued hand-off holds the sink until it has run
-        batches.deinitialize(count: Self.depth)
-        batches.deallocate()
+    deinit {   // after `finish()`: each queued hand-off holds the sink until it has run; every batch is empty
+        records.deallocate()
+        counts.deallocate()
     }
 
     public func record(_ record: LifecycleRecord) { add(.lifecycle(record)) }
@@ -60,15 +67,18 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
 
     @inline(__always)
     private func add(_ record: Record) {
-        batches[filling].append(record)
-        if batches[filling].count == Self.batchCount { handOff() }
+        next.initialize(to: record)
+        next += 1
+        if next == end { handOff() }
     }
 
     /// Gives the queue the caller's batch, then waits for an empty one to fill.
     private func handOff() {
         let batch = filling
+        counts[batch] = next - (records + batch * Self.batchCount)
         queue.async { [self] in
-            for record in batches[batch] {
+            let batchRecords = UnsafeMutableBufferPointer(start: records + batch * Self.batchCount, count: counts[batch])
+            for record in batchRecords {
                 switch record {
                 case let .lifecycle(r): sink.record(r)
                 case let .kill(k): sink.record(kill: k)
@@ -76,14 +86,15 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
                 case let .samples(s, count, interval): sink.record(sample: s, repeated: count, every: interval)
                 }
             }
-            batches[batch].removeAll(keepingCapacity: true)
+            _ = batchRecords.deinitialize()
             emptied.withLock { $0.append(batch) }
             free.signal()
         }
         free.wait()
-        guard let next = emptied.withLock({ $0.popLast() }) else { preconditionFailure("WriteBehindSink: no empty batch after a signal") }
-        filling = next
-        if batches[next].capacity < Self.batchCount { batches[next].reserveCapacity(Self.batchCount) }
+        guard let empty = emptied.withLock({ $0.popLast() }) else { preconditionFailure("WriteBehindSink: no empty batch after a signal") }
+        filling = empty
+        next = records + empty * Self.batchCount
+        end = next + Self.batchCount
     }
 
     /// Runs `body` with a `WriteBehindSink` in front of `sink`; `sink` has every record when this returns or throws.
@@ -95,7 +106,7 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
 
     /// Hands over the records not yet passed on and waits until the sink has all of them.
     public func finish() {
-        if !batches[filling].isEmpty { handOff() }
+        if next != records + filling * Self.batchCount { handOff() }
         queue.sync {}   // the queue is serial: every batch handed off before has been written
     }
 }
