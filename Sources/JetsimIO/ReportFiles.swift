@@ -145,7 +145,7 @@ public enum ReportFiles {
 
     /// One `kills.csv` row, written in place; `app` is the app's field (`appField`).
     static func killRow(_ k: KillRecord, policy: [UInt8], app: [UInt8], into w: inout RowWriter) {
-        w.fixed(k.time, over: Units.microsPerSecond, decimals: 3)
+        w.seconds(k.time)
         w.byte(44)
         w.bytes(app)
         w.byte(44)
@@ -155,13 +155,13 @@ public enum ReportFiles {
         w.byte(44)
         w.integer(k.band)
         w.byte(44)
-        w.fixed(k.footprintBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(k.footprintBytes)
         w.byte(44)
-        w.fixed(k.idleMicros, over: Units.microsPerSecond, decimals: 3)
+        w.seconds(k.idleMicros)
         w.byte(44)
-        w.fixed(k.availableBefore, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(k.availableBefore)
         w.byte(44)
-        w.fixed(k.availableAfter, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(k.availableAfter)
         w.byte(44)
         w.bytes(policy)
         w.byte(44)
@@ -194,13 +194,13 @@ public enum ReportFiles {
         w.byte(44)
         w.integer(a.kills)
         w.byte(44)
-        w.fixed(a.meanFootprintBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(a.meanFootprintBytes)
         w.byte(44)
-        w.fixed(a.peakFootprintBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(a.peakFootprintBytes)
         w.byte(44)
         w.integer(a.backgroundLaunches)
         w.byte(44)
-        w.fixed(a.residentMicros, over: Units.microsPerSecond, decimals: 3)
+        w.seconds(a.residentMicros)
         w.byte(10)
     }
 
@@ -240,14 +240,14 @@ public enum ReportFiles {
 
     /// A `timeseries.csv` row's first field: the sample's time (µs) in seconds, to the millisecond.
     static func sampleTime(_ time: Int, into w: inout RowWriter) {
-        w.fixed(time, over: Units.microsPerSecond, decimals: 3)
+        w.seconds(time)
     }
 
     /// A `timeseries.csv` row after its time (from the first comma to the newline): the same for every sample of an
     /// unchanged state.
     static func sampleState(_ s: MemorySample, into w: inout RowWriter) {
         w.byte(44)
-        w.fixed(s.availableBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(s.availableBytes)
         w.byte(44)
         w.bytes(s.pressure.reportName)
         w.byte(44)
@@ -255,11 +255,11 @@ public enum ReportFiles {
         w.byte(44)
         w.integer(s.suspendedApps)
         w.byte(44)
-        w.fixed(s.compressorBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(s.compressorBytes)
         w.byte(44)
-        w.fixed(s.freeBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(s.freeBytes)
         w.byte(44)
-        w.fixed(s.footprintBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(s.footprintBytes)
         w.byte(10)
     }
 
@@ -269,7 +269,7 @@ public enum ReportFiles {
 
     /// One `events.csv` row, written in place (at most `eventRowCapacity` bytes); `app` is the app's field (`appField`).
     static func eventRow(_ e: LifecycleRecord, app: [UInt8], into w: inout RowWriter) {
-        w.fixed(e.time, over: Units.microsPerSecond, decimals: 3)
+        w.seconds(e.time)
         w.byte(44)
         w.bytes(app)
         w.byte(44)
@@ -279,9 +279,9 @@ public enum ReportFiles {
         w.byte(44)
         w.bytes(e.callback.reportName)
         w.byte(44)
-        w.fixed(e.footprintBytes, over: Units.mebibyte, decimals: 3)
+        w.mebibytes(e.footprintBytes)
         w.byte(44)
-        if e.deadlineMicros > 0 { w.fixed(e.deadlineMicros, over: Units.microsPerSecond, decimals: 3) }
+        if e.deadlineMicros > 0 { w.seconds(e.deadlineMicros) }
         w.byte(44)
         w.bytes(e.cause.reportName)
         w.byte(10)

@@ -18,7 +18,7 @@ public enum ResidencyReport {
             // The widest row: the prefix and the name, a time and a footprint at their widest, a band, a state, separators.
             RowWriter.appending(to: &out, capacity: prefix.count + name.count + 128) { w in
                 w.bytes(prefix)
-                w.fixed(record.time, over: Units.microsPerSecond, decimals: 3)
+                w.seconds(record.time)
                 w.byte(44)
                 w.bytes(name)
                 w.byte(44)
@@ -26,7 +26,7 @@ public enum ResidencyReport {
                 w.byte(44)
                 w.integer(record.band)
                 w.byte(44)
-                w.fixed(record.footprintBytes, over: Units.mebibyte, decimals: 3)
+                w.mebibytes(record.footprintBytes)
                 w.byte(10)
             }
         }

@@ -23,6 +23,8 @@ final class TimeseriesRowTemplate {
     /// The step's digits at the time field's positions (0 at the point), its rightmost non-zero one and its leftmost.
     private let stepDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: TimeseriesRowTemplate.stateStart)
     private var stepLowest = TimeseriesRowTemplate.stateStart - 1, stepHighest = TimeseriesRowTemplate.stateStart - 1
+    /// The step `stepDigits` holds (0: none).
+    private var digitsStep = 0
 
     init(stateCapacity: Int) {
         capacity = Self.stateStart + stateCapacity
@@ -68,7 +70,10 @@ final class TimeseriesRowTemplate {
         } while millis > 0
         first = position + 1
         for k in 0..<first { bytes[k] = 48 }
-        // The step's digits at the time field's positions.
+        // The step's digits at the time field's positions, kept from the last start at the same step (a run has one
+        // sample interval).
+        guard step != digitsStep else { return true }
+        digitsStep = 0
         for k in 0..<Self.stateStart { stepDigits[k] = 0 }
         var stepMillis = step / 1000
         position = Self.stateStart - 1
@@ -83,6 +88,7 @@ final class TimeseriesRowTemplate {
             stepMillis /= 10
             position -= 1
         }
+        digitsStep = step
         return true
     }
 

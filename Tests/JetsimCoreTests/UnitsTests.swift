@@ -61,6 +61,15 @@ import Testing
             let whole = String(rounded / UInt128(scale)), fraction = String(rounded % UInt128(scale))
             return (negative ? "-" : "") + whole + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
         }
+        func rendered(_ body: (inout RowWriter) -> Void) -> String {
+            var out: [UInt8] = []
+            RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3), body)
+            return String(decoding: out, as: UTF8.self)
+        }
+        // The MiB and seconds renderers against the reference, at their edges (the 2^53 bytes above which MiB falls back
+        // to the general rule; exact halves: 2^16 bytes is 62.5 thousandths of a MiB; the extremes) and at random.
+        var edges = [0, 1, -1, 499, 500, 501, -500, 1 << 16, -(3 << 16), 1 << 19, (1 << 19) - 1, 1 << 53, (1 << 53) - 1, -(1 << 53), Int.max, Int.min]
+        edges += edges.map { $0 / 3 }
         var rng = SplitMix64(seed: 23)
         let denominators = [1, 3, 1000, 1_000_000, Units.mebibyte, 1 << 40, 7_919, Int.max]
         for k in 0..<20_000 {
@@ -75,6 +84,11 @@ import Testing
             FixedPoint.appendDigits(v, width: k % 25, to: &padded)
             let plain = String(v)
             #expect(String(decoding: padded, as: UTF8.self) == String(repeating: "0", count: max(0, k % 25 - plain.count)) + plain)
+            edges.append(n)
+        }
+        for n in edges {
+            #expect(rendered { $0.mebibytes(n) } == reference(n, over: Units.mebibyte, decimals: 3), "\(n) bytes")
+            #expect(rendered { $0.seconds(n) } == reference(n, over: Units.microsPerSecond, decimals: 3), "\(n) µs")
         }
     }
 }

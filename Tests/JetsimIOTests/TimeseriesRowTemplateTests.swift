@@ -12,7 +12,8 @@ import Testing
 
     /// Rows advanced digit by digit are the fresh renderings of their times: across carries through the milliseconds,
     /// the point and every digit of the seconds (999.999 + 0.001, 9 999 999.5 s + 1 h), from 0 µs and from times near
-    /// 2^60 µs, with steps from 1 ms to 11.6 days and with the half-millisecond rounding of the first time.
+    /// 2^60 µs, with steps from 1 ms to 11.6 days and with the half-millisecond rounding of the first time; each step
+    /// both after another and after itself.
     @Test func advancedRowsAreTheFreshRenderingsOfTheirTimes() {
         var random = SplitMix64(seed: 41)
         let state = Array(",12.500,normal,3,2,0.000,11.000,1.250\n".utf8)
@@ -21,6 +22,7 @@ import Testing
         let starts = [0, 1, 499, 500, 999, 999_499, 999_500, 999_999_000, 9_999_999_500_000, 1 << 60, (1 << 60) - 1_234_567]
         let steps = [1_000, 7_000, 999_000, 1_000_000, 60_000_000, 3_600_000_000, 999_999_000, 1_000_000_000_000]
         var cases = starts.flatMap { t in steps.map { (t, $0) } }
+        cases += steps.flatMap { step in starts.map { ($0, step) } }   // one step at many starts: its digits are reused
         for _ in 0..<300 {
             cases.append((Int.random(in: 0...(1 << 60), using: &random), 1_000 * Int.random(in: 1...10_000_000, using: &random)))
         }

@@ -57,7 +57,11 @@ public enum FixedPoint {
     }
 
     /// Bytes as MiB with three decimals.
-    public static func mebibytes(_ bytes: Int) -> String { format(bytes, over: Units.mebibyte, decimals: 3) }
+    public static func mebibytes(_ bytes: Int) -> String {
+        var out: [UInt8] = []
+        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3)) { $0.mebibytes(bytes) }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// Bytes as MiB written exactly: every byte count is a finite binary fraction of a MiB, so at most 20
     /// decimals, trailing zeros dropped (`1.5`, `0.0000009537`…). Reading it back gives the same bytes.
@@ -78,7 +82,11 @@ public enum FixedPoint {
     }
 
     /// Microseconds as seconds with three decimals.
-    public static func seconds(_ micros: Int) -> String { format(micros, over: Units.microsPerSecond, decimals: 3) }
+    public static func seconds(_ micros: Int) -> String {
+        var out: [UInt8] = []
+        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3)) { $0.seconds(micros) }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 /// A share in parts per million (0 … 1 000 000), parsed exactly from decimals such as `0.35`.
@@ -149,9 +157,13 @@ public struct RowWriter {
         text.withUTF8Buffer { bytes($0) }
     }
 
+    /// A string's UTF-8 bytes; a report's names are literals, whose bytes are read in place (no copy, no mutation).
+    @inlinable
     public mutating func bytes(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes($0) }
+        if text.utf8.withContiguousStorageIfAvailable({ bytes($0) }) == nil {
+            var text = text
+            text.withUTF8 { bytes($0) }
+        }
     }
 
     public mutating func bytes(_ text: [UInt8]) {
@@ -169,21 +181,36 @@ public struct RowWriter {
     /// The decimal digits of `value`, zero-padded on the left to `width` digits.
     @inlinable
     public mutating func digits(_ value: UInt, width: Int = 1) {
-        let end = _count + max(Self.decimalLength(value), width)
-        assert(end <= capacity, "RowWriter: the row is wider than its buffer")
-        guard end <= capacity else { return }
-        // Right to left, two digits at a time from a table; once the value is spent, the rest are the padding's zeros.
-        var v = value, at = end
-        let pairs = Self.digitPairs.utf8Start
-        while at - _count >= 2 {
-            let r = Int(truncatingIfNeeded: v % 100)
-            v /= 100
-            at -= 2
-            base[at] = pairs[2 * r]
-            base[at + 1] = pairs[2 * r + 1]
+        let length = max(Self.decimalLength(value), width)
+        assert(length <= capacity &- _count, "RowWriter: the row is wider than its buffer")
+        guard length <= capacity &- _count else { return }
+        // Right to left: four digits per division by 10 000 (the rest split in 32 bits), then a pair, then one, each
+        // pair two bytes of a table stored at once; once the value is spent, the rest are the padding's zeros.
+        let start = base + _count
+        var at = start + length, v = value
+        while at - start >= 4 {
+            let q = v / 10_000
+            let r = UInt32(truncatingIfNeeded: v &- q &* 10_000)
+            v = q
+            at -= 4
+            Self.storePair(r / 100, at: at)
+            Self.storePair(r % 100, at: at + 2)
         }
-        if at > _count { base[_count] = 48 + UInt8(truncatingIfNeeded: v % 10) }
-        _count = end
+        if at - start >= 2 {
+            let q = v / 100
+            at -= 2
+            Self.storePair(UInt32(truncatingIfNeeded: v &- q &* 100), at: at)
+            v = q
+        }
+        if at > start { start.pointee = 48 &+ UInt8(truncatingIfNeeded: v % 10) }
+        _count &+= length
+    }
+
+    /// The two digits of `pair` (below 100) at `at`, from `digitPairs`.
+    @inlinable @inline(__always)
+    static func storePair(_ pair: UInt32, at: UnsafeMutablePointer<UInt8>) {
+        let digits = UnsafeRawPointer(digitPairs.utf8Start).loadUnaligned(fromByteOffset: Int(pair &* 2), as: UInt16.self)
+        UnsafeMutableRawPointer(at).storeBytes(of: digits, as: UInt16.self)
     }
 
     /// How many decimal digits `value` has (1 for 0): its bit length times log10 2 (1233 / 4096) is the length or one
@@ -214,6 +241,37 @@ public struct RowWriter {
     public mutating func integer(_ v: Int) {
         if v < 0 { byte(45) }
         digits(v.magnitude)
+    }
+
+    /// Bytes as MiB with three decimals: `fixed(bytes, over: Units.mebibyte, decimals: 3)`, every `_mb` column's
+    /// rendering, in shifts and divisions by constants (the general `fixed` divides by its run-time scale).
+    @inlinable
+    public mutating func mebibytes(_ bytes: Int) {
+        let n = bytes.magnitude
+        guard n < 1 << 53 else { return fixed(bytes, over: Units.mebibyte, decimals: 3) }   // n × 1000 fits below 2^63
+        let product = n &* 1000
+        thousandths(product >> 20 &+ (product & (1 << 20 - 1) >= 1 << 19 ? 1 : 0), negative: bytes < 0)
+    }
+
+    /// Microseconds as seconds with three decimals: `fixed(micros, over: Units.microsPerSecond, decimals: 3)`, every
+    /// time column's rendering, with divisions by constants.
+    @inlinable
+    public mutating func seconds(_ micros: Int) {
+        thousandths((micros.magnitude &+ 500) / 1000, negative: micros < 0)   // magnitude ≤ 2^63: no overflow
+    }
+
+    /// `rounded` thousandths (a rounded magnitude), signed: `fixed`'s rendering of its rounded quotient with three
+    /// decimals.
+    @inlinable
+    mutating func thousandths(_ rounded: UInt, negative: Bool) {
+        if negative && rounded != 0 { byte(45) }
+        let whole = rounded / 1000, fraction = UInt32(truncatingIfNeeded: rounded &- whole &* 1000)
+        digits(whole)
+        guard capacity &- _count >= 4 else { return assertionFailure("RowWriter: the row is wider than its buffer") }
+        base[_count] = 46
+        base[_count &+ 1] = 48 &+ UInt8(truncatingIfNeeded: fraction / 100)
+        Self.storePair(fraction % 100, at: base + (_count &+ 2))
+        _count &+= 4
     }
 
     /// `numerator / denominator` with `decimals` digits, rounded half away from zero (`FixedPoint.format`'s rule);
