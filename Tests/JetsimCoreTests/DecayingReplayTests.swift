@@ -143,6 +143,17 @@ import Testing
         #expect(mostStale(rising, ScanOnly(rising), reqs, times: times, capacity: 40_000, "×1.25 an open, \(clock)") > 0)
     }
 
+    /// A hit of `largest` (whose score, 1 / (footprint + 1), never changes) keeps its stored key, with the earlier
+    /// sequence, until it wins the tournament; it is refreshed then, so among equal sizes the victim is still the
+    /// least recently used, the scan's.
+    @Test func aLargestHitKeepsItsKeyUntilItWinsAndTheVictimsStayTheScans() {
+        for (seed, equalSizes) in [(5, true), (6, false)] {
+            let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(seed), equalSizes: equalSizes, capacity: 40_000)
+            #expect(mostStale(LargestPolicy(), ScanningLargestPolicy(), reqs, times: Array(0..<reqs.count), capacity: 40_000,
+                              "largest, seed \(seed)\(equalSizes ? " equal sizes" : "")") > 0)
+        }
+    }
+
     /// A stale score stands in for its object's only while the doubles provably keep their order: until 500 half-lives
     /// after the stored score's start (`staleHorizon`). The first eviction at or after that rescores every stale entry,
     /// also those that do not win (here object 0, stored 50 and now 60, while object 1, at 10, is the victim).

@@ -30,7 +30,8 @@ struct CachedObject: BitwiseCopyable {
     /// User launches, saturating (a candidate's `launchCount`).
     @usableFromInline var launches: UInt32 = 0
     @usableFromInline var resident = false
-    /// Its `KineticTournament` entry holds an earlier score than its policy's (`CacheReplay.keepsStoredScore`).
+    /// Its `KineticTournament` entry holds an earlier score than its policy's (`CacheReplay.keepsStoredScore`), or its
+    /// `FixedScoreTournament` leaf its score with an earlier sequence (`CacheReplay.leave`).
     @usableFromInline var staleScore = false
     @usableFromInline var firstUseTime = Int.max
     @usableFromInline var launchTime = 0
@@ -125,10 +126,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         let d = Self.prefetchDistance
         // Two loops, so that replays without a tournament test nothing more a request (a tournament made during the
         // batch has its entries prefetched from the next batch on).
-        if scored != nil {
+        if scored != nil || fixed != nil {
             for k in 0..<objects.count {
                 if k + d < objects.count { prefetch(objects[k + d], entry: true) }
-                if k + 2 * d < objects.count { scored?.prefetchSlot(of: objects[k + 2 * d]) }
+                if k + 2 * d < objects.count {
+                    scored?.prefetchSlot(of: objects[k + 2 * d])
+                    fixed?.prefetchSlot(of: objects[k + 2 * d])
+                }
                 uniqueRequest(objects[k], size: sizes[k], time: times[k])
             }
         } else {
@@ -152,7 +156,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         let o = Int(object)
         objects.prefetch(o)
         _policy.prefetchState(of: object)
-        if entry { scored?.prefetchEntry(of: object) }
+        if entry {
+            scored?.prefetchEntry(of: object)
+            fixed?.prefetchLeaf(of: object)
+        }
     }
 
     /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
@@ -249,7 +256,17 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     fixed = FixedScoreTournament()
                     fixed?.grow(to: objects.count)
                 }
-                fixed?.set(object, score: score.value(at: time), sequence: sequence)
+                let value = score.value(at: time)
+                // A hit of an object whose score stays the same (every hit of `largest`: a cached object's footprint
+                // does not change) keeps its stored key, which ranks it no later: the same score, an earlier sequence.
+                // The tournament's winner among stored keys is then the scan's victim whenever its own key is current,
+                // and `firstScored` refreshes a stale winner and asks again: a hit costs no walk up the tournament.
+                if let stored = fixed?.storedKey(of: object), stored.score == value, stored.sequence <= sequence {
+                    objects[o].staleScore = stored.sequence < sequence
+                    return
+                }
+                objects[o].staleScore = false
+                fixed?.set(object, score: value, sequence: sequence)
             } else {
                 if fixed?.contains(object) == true { fixed?.remove(object) }
                 if scored == nil {
@@ -318,7 +335,12 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             rescore(top, at: time)
             decaying = scored?.first(at: time)
         }
-        guard let constant = fixed?.first else { return decaying }
+        var first = fixed?.first
+        while let top = first, objects[Int(top)].staleScore {   // an earlier sequence won: the current one takes its place
+            rescore(top, at: time)
+            first = fixed?.first
+        }
+        guard let constant = first else { return decaying }
         guard let decaying, let key = fixed?.firstKey, let other = scored?.storedScore(of: decaying) else { return constant }
         let value = other.score.value(at: time)
         return key.score < value || (key.score == value && key.sequence < other.sequence) ? constant : decaying
@@ -357,10 +379,16 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// Gives stale member `object` its policy's score (the one its last departure from the foreground computed: a score
-    /// changes only at an open of its object, and a cached object's footprint and relaunch cost do not change).
+    /// changes only at an open of its object, and a cached object's footprint and relaunch cost do not change); in
+    /// `fixed`, its stored score with its current sequence (`leave` kept the key only when the score was the same).
     @inlinable mutating func rescore(_ object: Int32, at time: Int) {
         let o = Int(object)
         objects[o].staleScore = false
+        if let stored = fixed?.storedKey(of: object) {
+            let sequence = objects[o].lastUseSequence
+            fixed?.set(object, score: stored.score, sequence: sequence)
+            return
+        }
         guard let score = _policy.decayingScore(candidate(o)) else { preconditionFailure("CacheReplay: a scored object lost its score") }
         let sequence = objects[o].lastUseSequence
         scored?.update(object, score: score, sequence: sequence, at: time)

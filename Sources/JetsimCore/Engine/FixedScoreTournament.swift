@@ -66,6 +66,24 @@ struct FixedScoreTournament {
     /// The key of the candidate that dies first (`first`), to weigh it against another index's.
     @inlinable var firstKey: Key { nodes[1] }
 
+    /// Member `id`'s stored key (its leaf), or nil when it is not a member.
+    @inlinable func storedKey(of id: Int32) -> Key? {
+        guard id >= 0 && Int(id) < slotOf.count else { return nil }
+        let slot = Int(slotOf[Int(id)])
+        return slot >= 0 ? nodes[leaves + slot] : nil
+    }
+
+    /// Starts loading `id`'s slot, then (a second call, some requests later, when the slot is in cache) its leaf: what
+    /// `storedKey(of:)` reads, from two arrays indexed at random. Hints only. (Mutating, so that calling them through
+    /// the replay's optional does not copy the tournament.)
+    @inlinable mutating func prefetchSlot(of id: Int32) { slotOf.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
+
+    @inlinable mutating func prefetchLeaf(of id: Int32) {
+        guard id >= 0 && Int(id) < slotOf.count else { return }
+        let slot = Int(slotOf[Int(id)])
+        if slot >= 0 { nodes.prefetch(leaves + slot) }
+    }
+
     /// Gives `id` its score and tie-break, adding it if it is not a member.
     @inlinable mutating func set(_ id: Int32, score: Double, sequence: UInt64) {
         var slot = Int(slotOf[Int(id)])
