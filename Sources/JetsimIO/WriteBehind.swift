@@ -14,7 +14,7 @@ import Synchronization
 /// Invariant: each of the `depth` batches is the caller's (the one filling, at `filling`), in flight (handed off, and
 /// the writer's serial queue's until it has emptied it), or empty and listed in `emptied`; `free` counts the listed
 /// ones (`depth - 1` at rest, the value it starts at: libdispatch traps when a semaphore is released below its initial
-/// value). The batches are one block of raw storage, `batchCount` records each, with their record counts beside it:
+/// value). The batches are one block of raw storage, `batchCount` records each (a hand-off passes its count along):
 /// an append is a store and an increment (an array's append also checked its uniqueness and capacity), and the two
 /// threads, each on its own batches, share no Swift array.
 public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
@@ -27,9 +27,8 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
 
     private let sink: any SimulationRecordSink
     public let recordsLifecycle: Bool
-    /// Batch `k` is `records[k * batchCount ..< k * batchCount + counts[k]]`.
+    /// Batch `k` starts at `records + k * batchCount` (`start(of:)`).
     private let records: UnsafeMutablePointer<Record>
-    private let counts: UnsafeMutablePointer<Int>
     /// The caller's batch, filling, and where its next record goes.
     private var filling = 0
     private var next: UnsafeMutablePointer<Record>
@@ -49,16 +48,17 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         self.sink = sink
         recordsLifecycle = sink.recordsLifecycle
         records = .allocate(capacity: Self.depth * Self.batchCount)
-        counts = .allocate(capacity: Self.depth)
-        counts.initialize(repeating: 0, count: Self.depth)
         (next, end) = (records, records + Self.batchCount)
         emptied = Mutex(Array((1..<Self.depth).reversed()))
     }
 
     deinit {   // after `finish()`: each queued hand-off holds the sink until it has run; every batch is empty
         records.deallocate()
-        counts.deallocate()
     }
+
+    /// Where batch `k`'s records start.
+    @inline(__always)
+    private func start(of k: Int) -> UnsafeMutablePointer<Record> { records + k * Self.batchCount }
 
     public func record(_ record: LifecycleRecord) { add(.lifecycle(record)) }
     public func record(kill: KillRecord) { add(.kill(kill)) }
@@ -74,10 +74,9 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
 
     /// Gives the queue the caller's batch, then waits for an empty one to fill.
     private func handOff() {
-        let batch = filling
-        counts[batch] = next - (records + batch * Self.batchCount)
+        let batch = filling, count = next - start(of: filling)
         queue.async { [self] in
-            let batchRecords = UnsafeMutableBufferPointer(start: records + batch * Self.batchCount, count: counts[batch])
+            let batchRecords = UnsafeMutableBufferPointer(start: start(of: batch), count: count)
             for record in batchRecords {
                 switch record {
                 case let .lifecycle(r): sink.record(r)
@@ -93,7 +92,7 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         free.wait()
         guard let empty = emptied.withLock({ $0.popLast() }) else { preconditionFailure("WriteBehindSink: no empty batch after a signal") }
         filling = empty
-        next = records + empty * Self.batchCount
+        next = start(of: empty)
         end = next + Self.batchCount
     }
 
@@ -106,7 +105,7 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
 
     /// Hands over the records not yet passed on and waits until the sink has all of them.
     public func finish() {
-        if next != records + filling * Self.batchCount { handOff() }
+        if next != start(of: filling) { handOff() }
         queue.sync {}   // the queue is serial: every batch handed off before has been written
     }
 }

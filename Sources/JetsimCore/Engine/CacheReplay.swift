@@ -261,8 +261,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 // does not change) keeps its stored key, which ranks it no later: the same score, an earlier sequence.
                 // The tournament's winner among stored keys is then the scan's victim whenever its own key is current,
                 // and `firstScored` refreshes a stale winner and asks again: a hit costs no walk up the tournament.
-                if let stored = fixed?.storedKey(of: object), stored.score == value, stored.sequence <= sequence {
-                    objects[o].staleScore = stored.sequence < sequence
+                if let stored = fixed?.storedKey(of: object), stored.score == value, stored.sequence < sequence {
+                    objects[o].staleScore = true
                     return
                 }
                 objects[o].staleScore = false

@@ -57,11 +57,7 @@ public enum FixedPoint {
     }
 
     /// Bytes as MiB with three decimals.
-    public static func mebibytes(_ bytes: Int) -> String {
-        var out: [UInt8] = []
-        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3)) { $0.mebibytes(bytes) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func mebibytes(_ bytes: Int) -> String { format(bytes, over: Units.mebibyte, decimals: 3) }
 
     /// Bytes as MiB written exactly: every byte count is a finite binary fraction of a MiB, so at most 20
     /// decimals, trailing zeros dropped (`1.5`, `0.0000009537`…). Reading it back gives the same bytes.
@@ -82,11 +78,7 @@ public enum FixedPoint {
     }
 
     /// Microseconds as seconds with three decimals.
-    public static func seconds(_ micros: Int) -> String {
-        var out: [UInt8] = []
-        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3)) { $0.seconds(micros) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func seconds(_ micros: Int) -> String { format(micros, over: Units.microsPerSecond, decimals: 3) }
 }
 
 /// A share in parts per million (0 … 1 000 000), parsed exactly from decimals such as `0.35`.
