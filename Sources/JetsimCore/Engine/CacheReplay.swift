@@ -335,13 +335,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             rescore(top, at: time)
             decaying = scored?.first(at: time)
         }
-        var first = fixed?.first
+        var first = fixed?.first()
         while let top = first, objects[Int(top)].staleScore {   // an earlier sequence won: the current one takes its place
             rescore(top, at: time)
-            first = fixed?.first
+            first = fixed?.first()
         }
         guard let constant = first else { return decaying }
-        guard let decaying, let key = fixed?.firstKey, let other = scored?.storedScore(of: decaying) else { return constant }
+        guard let decaying, let key = fixed?.firstKey(), let other = scored?.storedScore(of: decaying) else { return constant }
         let value = other.score.value(at: time)
         return key.score < value || (key.score == value && key.sequence < other.sequence) ? constant : decaying
     }

@@ -10,8 +10,13 @@
 /// holds the best key of its subtree (or none). Storage is dense, in `UncheckedArray`s (the owning driver calls
 /// `makeUnique()` at each public mutating entry); nothing is allocated per operation but when the tree grows.
 ///
+/// A removal empties its leaf at once and leaves the walk up its path for later (`vacated`): most removals are a miss's
+/// eviction, and the missed object, scored a request later, takes the slot just freed (the free slots are a stack), so
+/// the two share one walk up that path instead of two. Every other operation replays the path first (`settle()`).
+///
 /// Invariants: every member has exactly one slot and its leaf holds its key; every inner node holds the better of its
-/// children's keys; a free slot's leaf is empty. Debug builds check the tree against a scan of its members when small.
+/// children's keys, but on the path of the `vacated` slot, whose nodes wait to be decided again; a free slot's leaf is
+/// empty. Debug builds check the tree against a scan of its members when small.
 @usableFromInline
 struct FixedScoreTournament {
     /// A node's key: the winner's score, tie-break and id; `id` -1 for an empty subtree.
@@ -41,6 +46,9 @@ struct FixedScoreTournament {
     @usableFromInline var freeSlots = UncheckedArray<Int32>(capacity: 0)
     @usableFromInline var leaves = 1
     @usableFromInline var count = 0
+    /// The slot whose leaf `remove` emptied and whose path waits to be replayed (-1: none): on top of `freeSlots`
+    /// until `settle()` or an insertion into it.
+    @usableFromInline var vacated = -1
 
     @inlinable init() {}
 
@@ -61,10 +69,16 @@ struct FixedScoreTournament {
     @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] >= 0 }
 
     /// The candidate that dies first, or nil when there is none.
-    @inlinable var first: Int32? { nodes[1].id >= 0 ? nodes[1].id : nil }
+    @inlinable mutating func first() -> Int32? {
+        settle()
+        return nodes[1].id >= 0 ? nodes[1].id : nil
+    }
 
-    /// The key of the candidate that dies first (`first`), to weigh it against another index's.
-    @inlinable var firstKey: Key { nodes[1] }
+    /// The key of the candidate that dies first (`first()`), to weigh it against another index's.
+    @inlinable mutating func firstKey() -> Key {
+        settle()
+        return nodes[1]
+    }
 
     /// Member `id`'s stored key (its leaf), or nil when it is not a member.
     @inlinable func storedKey(of id: Int32) -> Key? {
@@ -85,26 +99,41 @@ struct FixedScoreTournament {
     }
 
     /// Gives `id` its score and tie-break, adding it if it is not a member.
+    /// A new member taking the `vacated` slot shares its walk: the nodes its path holds the removed key in all differ
+    /// from what their children now give, so the walk passes them, and above them the removal changed nothing.
     @inlinable mutating func set(_ id: Int32, score: Double, sequence: UInt64) {
         var slot = Int(slotOf[Int(id)])
         if slot < 0 {
+            if vacated >= 0 && (freeSlots.count == 0 || Int(freeSlots[freeSlots.count - 1]) != vacated) { settle() }
             if freeSlots.count == 0 { growSlots() }
             slot = Int(freeSlots.removeLast())
             slotOf[Int(id)] = Int32(slot)
             count += 1
+            if slot == vacated { vacated = -1 }
+        } else {
+            settle()
         }
         nodes[leaves + slot] = Key(score: score, sequence: sequence, id: id)
         replay(from: (leaves + slot) >> 1)
         _checkInvariants()
     }
 
-    /// Takes `id` (a member) out.
+    /// Takes `id` (a member) out. Its leaf is emptied at once; the walk up its path waits (`vacated`).
     @inlinable mutating func remove(_ id: Int32) {
+        settle()
         let slot = Int(slotOf[Int(id)])
         slotOf[Int(id)] = -1
         count -= 1
         freeSlots.append(Int32(slot))
         nodes[leaves + slot] = .empty
+        vacated = slot
+    }
+
+    /// Replays the path of the slot `remove` emptied, if one waits (`vacated`).
+    @inlinable mutating func settle() {
+        guard vacated >= 0 else { return }
+        let slot = vacated
+        vacated = -1
         replay(from: (leaves + slot) >> 1)
         _checkInvariants()
     }
@@ -127,6 +156,7 @@ struct FixedScoreTournament {
 
     /// Doubles the slots (and the tree), deciding every node again.
     @usableFromInline mutating func growSlots() {
+        settle()
         let old = leaves
         let used = old == 1 ? 0 : old   // no slot exists before the first growth (node 1 is the root, not a leaf)
         let grown = max(2 * leaves, 64)
@@ -145,7 +175,7 @@ struct FixedScoreTournament {
     /// Debug builds, small trees: every node holds what a scan of its subtree picks, and every member is filed.
     @inlinable func _checkInvariants() {
         #if DEBUG
-        guard leaves <= 64 else { return }
+        guard leaves <= 64, vacated < 0 else { return }
         precondition(freeSlots.count + count == leaves || (leaves == 1 && count == 0), "FixedScoreTournament: \(count) members, \(freeSlots.count) free of \(leaves)")
         for s in 0..<leaves where nodes[leaves + s].id >= 0 {
             precondition(slotOf[Int(nodes[leaves + s].id)] == Int32(s), "FixedScoreTournament: slot \(s) misfiled")
