@@ -80,12 +80,15 @@ struct FixedScoreTournament {
         return nodes[1]
     }
 
-    /// Member `id`'s stored key (its leaf), or nil when it is not a member.
-    @inlinable func storedKey(of id: Int32) -> Key? {
+    /// Member `id`'s slot, or nil when `id` is not a member (or not an id the tournament has room for).
+    @inlinable func slot(of id: Int32) -> Int? {
         guard id >= 0 && Int(id) < slotOf.count else { return nil }
         let slot = Int(slotOf[Int(id)])
-        return slot >= 0 ? nodes[leaves + slot] : nil
+        return slot >= 0 ? slot : nil
     }
+
+    /// Member `id`'s stored key (its leaf), or nil when it is not a member.
+    @inlinable func storedKey(of id: Int32) -> Key? { slot(of: id).map { nodes[leaves + $0] } }
 
     /// Starts loading `id`'s slot, then (a second call, some requests later, when the slot is in cache) its leaf: what
     /// `storedKey(of:)` reads, from two arrays indexed at random. Hints only. (Mutating, so that calling them through
@@ -93,9 +96,7 @@ struct FixedScoreTournament {
     @inlinable mutating func prefetchSlot(of id: Int32) { slotOf.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
 
     @inlinable mutating func prefetchLeaf(of id: Int32) {
-        guard id >= 0 && Int(id) < slotOf.count else { return }
-        let slot = Int(slotOf[Int(id)])
-        if slot >= 0 { nodes.prefetch(leaves + slot) }
+        if let slot = slot(of: id) { nodes.prefetch(leaves + slot) }
     }
 
     /// Gives `id` its score and tie-break, adding it if it is not a member.
@@ -104,12 +105,14 @@ struct FixedScoreTournament {
     @inlinable mutating func set(_ id: Int32, score: Double, sequence: UInt64) {
         var slot = Int(slotOf[Int(id)])
         if slot < 0 {
-            if vacated >= 0 && (freeSlots.count == 0 || Int(freeSlots[freeSlots.count - 1]) != vacated) { settle() }
+            // Only `remove` frees a slot, after settling any earlier one: a vacated slot is the free slots' top, so
+            // the new member takes it (and no growth comes first).
+            assert(vacated < 0 || (freeSlots.count > 0 && Int(freeSlots[freeSlots.count - 1]) == vacated), "FixedScoreTournament: the vacated slot is not the next free one")
             if freeSlots.count == 0 { growSlots() }
             slot = Int(freeSlots.removeLast())
             slotOf[Int(id)] = Int32(slot)
             count += 1
-            if slot == vacated { vacated = -1 }
+            vacated = -1   // (it was this slot, if any: the walk below replays its path)
         } else {
             settle()
         }
