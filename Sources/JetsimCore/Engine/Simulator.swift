@@ -416,27 +416,33 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
     }
 
-    /// The sample due now, then, when the state cannot change before them, the later ones due before the next timer
-    /// and at or before `time` (the next event's), in one call to the observer: an idle device sampled every minute
-    /// costs one call per idle stretch, not one timer per sample. Then schedules the next sample, or stops at
-    /// `maxSamples`.
+    /// The sample due now, then the later ones due before the next timer and at or before `time` (the next event's),
+    /// without a timer each: nothing but the foreground app's growth changes the state before them. An unchanged state
+    /// (an idle device sampled every minute) goes to the observer in one call per stretch; a growing foreground app is
+    /// measured at each sample time, as its timer would have. Then schedules the next sample, or stops at `maxSamples`.
     ///
     /// The samples and their order are those of one timer per sample: nothing runs between them (a timer due at the
     /// same time as one of them was scheduled before it, so it goes first and ends the stretch), and sequence numbers
-    /// only order timers due at one time, so skipping the stretch's own leaves every other order as it was.
+    /// only order timers due at one time, so skipping the stretch's own leaves every other order as it was. In
+    /// real-memory mode each sample is its timer's, as the backing measures live memory.
     private mutating func takeSamples(through time: Int) {
         takeSample()
         let interval = options.sampleIntervalMicros
-        if let same = unchangedSample, interval > 0, !(foreground >= 0 && apps[Int(foreground)].growing) {
+        if interval > 0, backing == nil {
             let horizon = min(time, timers.earliestTime - 1)   // no later sample reaches the next timer
             let count = horizon > now ? min((horizon - now) / interval, options.maxSamples - sampleCount) : 0
-            if count > 0 {
+            if count > 0, let same = unchangedSample, !(foreground >= 0 && apps[Int(foreground)].growing) {
                 var first = same
                 first.time = now + interval
                 if observer.retainsKillsAndSamples { first.repeated(count, every: interval) { samples.append($0) } }
                 observer.record(sample: first, repeated: count, every: interval)
                 sampleCount += count
                 advance(to: first.time + (count - 1) * interval)
+            } else {
+                for _ in 0..<count {
+                    advance(to: now + interval)
+                    takeSample()
+                }
             }
         }
         if sampleCount < options.maxSamples {
