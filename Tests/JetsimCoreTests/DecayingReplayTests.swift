@@ -6,7 +6,7 @@ import Darwin
 import Testing
 @testable import JetsimCore
 
-/// `lfu` and `cost` in the cache replay run on a `KineticTournament`; before issue 19 they scanned every cached
+/// `lfu` and `cost` in the cache replay run on indexes (`lfu` on a `DecayingCountHeap`, `cost` on a `KineticTournament`); before issue 19 they scanned every cached
 /// object at each eviction. These replay random traces both ways — the indexed policies against verbatim copies of
 /// the policies as they were (dictionary counts, the scan) — and require the same victims at every request.
 @Suite struct DecayingReplayTests {
@@ -103,6 +103,41 @@ import Testing
                 let times = Self.times(clock, count: reqs.count, halfLifeMicros: MixedScorePolicy.halfLifeMicros, seed: UInt64(seed))
                 sameVictims(MixedScorePolicy(), ScanOnly(MixedScorePolicy()), reqs, times: times, capacity: capacity,
                             "mixed, \(clock), seed \(seed), \(capacity) B\(equalSizes ? " equal sizes" : "")")
+            }
+        }
+    }
+
+    /// `lfu`'s scores are plain decaying counts, whose order never changes: they live in the heap of such counts
+    /// (`DecayingCountHeap`), `cost`'s (offset 1: their lines cross) in the kinetic tournament.
+    @Test func lfuRanksInTheHeapOfDecayingCountsAndCostInTheKineticTournament() {
+        let reqs = CacheEquivalenceTests.requests(count: 2000, objects: 250, seed: 11, capacity: 150_000)
+        var lfu = CacheReplay(capacityBytes: 150_000, policy: LFUPolicy())
+        var cost = CacheReplay(capacityBytes: 150_000, policy: CostPolicy())
+        var most = 0
+        for (k, r) in reqs.enumerated() {
+            lfu.request(Int32(r.object), size: r.size, time: k * 100_000)
+            cost.request(Int32(r.object), size: r.size, time: k * 100_000)
+            most = max(most, lfu.counts?.nodes.count ?? 0)
+        }
+        #expect(lfu.counters.evictions > 100 && cost.counters.evictions > 100)
+        #expect(most > 1 && lfu.scored == nil && lfu.fixed == nil)
+        #expect(cost.counts == nil && cost.scored != nil)
+    }
+
+    /// Scores of all three kinds at once (constant, plain decaying counts, counts with an offset), objects moving
+    /// between the three indexes as they are opened: each victim is the best of the three firsts, the scan's.
+    @Test(arguments: Clock.allCases)
+    func threeKindsOfScoresTogetherEvictAsTheScanDoes(clock: Clock) {
+        for (seed, equalSizes) in [(1, false), (2, true)] {
+            for capacity in [20_000, 150_000] {
+                let reqs = CacheEquivalenceTests.requests(count: 3000, objects: 250, seed: UInt64(seed * 100 + capacity), equalSizes: equalSizes,
+                                                          capacity: capacity)
+                let times = Self.times(clock, count: reqs.count, halfLifeMicros: ThreeKindsPolicy.halfLifeMicros, seed: UInt64(seed))
+                var fast = CacheReplay(capacityBytes: capacity, policy: ThreeKindsPolicy())
+                for (k, r) in reqs.enumerated() { fast.request(Int32(r.object), size: r.size, time: times[k]) }
+                #expect(fast.counts != nil && fast.scored != nil && fast.fixed != nil, "every index in use")
+                sameVictims(ThreeKindsPolicy(), ScanOnly(ThreeKindsPolicy()), reqs, times: times, capacity: capacity,
+                            "three kinds, \(clock), seed \(seed), \(capacity) B\(equalSizes ? " equal sizes" : "")")
             }
         }
     }
@@ -242,6 +277,27 @@ struct MixedScorePolicy: EvictionPolicy {
         c.launchCount % 3 == 0
             ? DecayingScore(count: 0, since: 0, halfLifeMicros: Self.halfLifeMicros, offset: 1, numerator: Double(c.app % 5 + 1), divisor: 2)
             : DecayingScore(count: Double(c.launchCount), since: c.lastForegroundTime, halfLifeMicros: Self.halfLifeMicros)
+    }
+    mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
+        candidates.indices.min { a, b in
+            let va = decayingScore(candidates[a])!.value(at: context.now), vb = decayingScore(candidates[b])!.value(at: context.now)
+            return va != vb ? va < vb : candidates[a].lastUseSequence < candidates[b].lastUseSequence
+        }
+    }
+}
+
+/// Scores of three kinds by the object's launches: constant (a multiple of three), a plain decaying count of them (one
+/// more), and the same with an offset of 1 (two more), whose lines cross the plain ones. Victims by the scan's rule.
+struct ThreeKindsPolicy: EvictionPolicy {
+    static let halfLifeMicros = 20e6
+    var descriptor: PolicyDescriptor { PolicyDescriptor(name: "three-kinds") }
+    func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
+    func decayingScore(_ c: KillCandidate) -> DecayingScore? {
+        switch c.launchCount % 3 {
+        case 0: DecayingScore(count: 0, since: 0, halfLifeMicros: Self.halfLifeMicros, offset: 1, numerator: Double(c.app % 5 + 1), divisor: 4)
+        case 1: DecayingScore(count: Double(c.launchCount), since: c.lastForegroundTime, halfLifeMicros: Self.halfLifeMicros)
+        default: DecayingScore(count: Double(c.launchCount) / 4, since: c.lastForegroundTime, halfLifeMicros: Self.halfLifeMicros, offset: 1)
+        }
     }
     mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         candidates.indices.min { a, b in

@@ -52,9 +52,10 @@ struct CachedObject: BitwiseCopyable {
 ///
 /// Like `Simulator`, this driver owns every byte of accounting and the policy only ranks: through its
 /// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), through its
-/// `decayingScore` when it has one (`lfu`, `cost`: kept in a `KineticTournament`, O(log n) a request and an eviction, the
-/// scan's victims exactly; a score that never changes, as all of `largest`'s, in a `FixedScoreTournament`, O(log n)
-/// with no certificates), otherwise by `selectVictim` over every resident object but the one requested.
+/// `decayingScore` when it has one (`cost`'s, whose lines cross: kept in a `KineticTournament`, O(log n) a request and
+/// an eviction, the scan's victims exactly; a plain decaying count, as all of `lfu`'s, whose order never changes, in a
+/// `DecayingCountHeap`, O(log n) with no certificates; a score that never changes, as all of `largest`'s, in a
+/// `FixedScoreTournament`, O(log n) with no certificates either), otherwise by `selectVictim` over every resident object but the one requested.
 /// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
 /// of use, launch and band entry.
 ///
@@ -78,7 +79,12 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// candidate comes (`lfu` and `cost` never make this one, `largest` never the other), so a replay checks no storage
     /// it does not use.
     @usableFromInline var fixed: FixedScoreTournament?
-    /// Until this time every stale entry of `scored` (`CachedObject.staleScore`) provably ranks its object no later than
+    /// The same for candidates whose score is a plain decaying count (`DecayingCountHeap.accepts`: all of `lfu`'s), whose
+    /// order never changes: a heap, not a tournament. Made when its first candidate comes (`cost`'s never does).
+    @usableFromInline var counts: DecayingCountHeap?
+    /// Scores `place` moved between `scored` and `counts` (a rescore in `firstScored` may, in principle).
+    @usableFromInline var indexMoves = 0
+    /// Until this time every stale entry of `scored` and `counts` (`CachedObject.staleScore`) provably ranks its object no later than
     /// its current score does (`keepsStoredScore`); a query at or after it rescores them all first. `Int.max`: none.
     @usableFromInline var staleHorizon = Int.max
     /// Resident objects in the full engine's order (policies that scan).
@@ -126,7 +132,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         let d = Self.prefetchDistance
         // Two loops, so that replays without a tournament test nothing more a request (a tournament made during the
         // batch has its entries prefetched from the next batch on).
-        if scored != nil || fixed != nil {
+        if scored != nil || fixed != nil || counts != nil {
             for k in 0..<objects.count {
                 if k + d < objects.count { prefetch(objects[k + d], entry: true) }
                 if k + 2 * d < objects.count {
@@ -159,6 +165,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if entry {
             scored?.prefetchEntry(of: object)
             fixed?.prefetchLeaf(of: object)
+            counts?.prefetchSlot(of: object)
         }
     }
 
@@ -168,6 +175,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         ranked.makeUnique()
         scored?.makeUnique()
         fixed?.makeUnique()
+        counts?.makeUnique()
         resident.makeUnique()
     }
 
@@ -230,6 +238,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if keyed { ranked.grow(to: n) } else if decaying {
             scored?.grow(to: n)
             fixed?.grow(to: n)
+            counts?.grow(to: n)
         } else { resident.grow(to: n) }
     }
 
@@ -252,6 +261,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     scored?.remove(object, at: time)
                     objects[o].staleScore = false
                 }
+                if counts?.contains(object) == true {
+                    counts?.remove(object)
+                    objects[o].staleScore = false
+                }
                 if fixed == nil {
                     fixed = FixedScoreTournament()
                     fixed?.grow(to: objects.count)
@@ -269,18 +282,40 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 fixed?.set(object, score: value, sequence: sequence)
             } else {
                 if fixed?.contains(object) == true { fixed?.remove(object) }
-                if scored == nil {
-                    scored = KineticTournament()
-                    scored?.grow(to: objects.count)
-                }
                 // A hit: still there with its score from before, which may stand in for the new one (`keepsStoredScore`).
                 if keepsStoredScore(object, score: score, sequence: sequence, at: time) {
                     objects[o].staleScore = true
                     return
                 }
                 objects[o].staleScore = false
-                scored?.set(object, score: score, sequence: sequence, at: time)
+                place(object, score: score, sequence: sequence, at: time)
             }
+        }
+    }
+
+    /// Stores a score that decays (not `isConstant`) in its index: the heap of plain decaying counts when it
+    /// `accepts` it, the kinetic tournament otherwise; out of the other one if it was there.
+    @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
+            if scored?.contains(object) == true {
+                scored?.remove(object, at: time)
+                indexMoves &+= 1
+            }
+            if counts == nil {
+                counts = DecayingCountHeap()
+                counts?.grow(to: objects.count)
+            }
+            counts?.set(object, score: score, sequence: sequence)
+        } else {
+            if counts?.contains(object) == true {
+                counts?.remove(object)
+                indexMoves &+= 1
+            }
+            if scored == nil {
+                scored = KineticTournament()
+                scored?.grow(to: objects.count)
+            }
+            scored?.set(object, score: score, sequence: sequence, at: time)
         }
     }
 
@@ -296,7 +331,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 guard let first = firstScored(at: time) else { return false }
                 _checkScoredVictim(first, at: time)
                 victim = Int(first)
-                if fixed?.contains(first) == true { fixed?.remove(first) } else { scored?.remove(first, at: time) }
+                if fixed?.contains(first) == true {
+                    fixed?.remove(first)
+                } else if counts?.contains(first) == true {
+                    counts?.remove(first)
+                } else {
+                    scored?.remove(first, at: time)
+                }
                 objects[victim].staleScore = false
             } else if byIndex {
                 // The candidates the scan below would build are the resident set's members in order, the current
@@ -326,27 +367,61 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         return true
     }
 
-    /// The scored candidate that dies first at `time`: the better of the two indexes' first, by the scan's comparison
-    /// (the smaller double at `time`, then the smaller sequence), so exactly the scan's victim over both.
+    /// The scored candidate that dies first at `time`: the best of the three indexes' first, by the scan's comparison
+    /// (the smaller double at `time`, then the smaller sequence), so exactly the scan's victim over all of them.
     @inlinable mutating func firstScored(at time: Int) -> Int32? {
         if time >= staleHorizon { rescoreStale(at: time) }
-        var decaying = scored?.first(at: time)
-        while let top = decaying, objects[Int(top)].staleScore {   // a lower bound won: its real score takes its place
-            rescore(top, at: time)
+        // A lower bound won (or an earlier sequence, in `fixed`): its real score takes its place, and the index answers
+        // again. A rescored score that moves to an index asked before (`indexMoves`) has that one asked again too.
+        var decaying: Int32?, counted: Int32?, constant: Int32?
+        var moves = indexMoves
+        repeat {
+            moves = indexMoves
             decaying = scored?.first(at: time)
+            while let top = decaying, objects[Int(top)].staleScore {
+                rescore(top, at: time)
+                decaying = scored?.first(at: time)
+            }
+            counted = counts?.first(at: time)
+            while let top = counted, objects[Int(top)].staleScore {
+                rescore(top, at: time)
+                counted = counts?.first(at: time)
+            }
+            constant = fixed?.first()
+            while let top = constant, objects[Int(top)].staleScore {
+                rescore(top, at: time)
+                constant = fixed?.first()
+            }
+        } while moves != indexMoves
+        // Most replays use one index (`lfu`, `cost`, `largest` one each): its first is the victim.
+        switch (decaying, counted, constant) {
+        case (nil, nil, _): return constant
+        case (nil, _, nil): return counted
+        case (_, nil, nil): return decaying
+        default: break
         }
-        var first = fixed?.first()
-        while let top = first, objects[Int(top)].staleScore {   // an earlier sequence won: the current one takes its place
-            rescore(top, at: time)
-            first = fixed?.first()
+        var best = constant, bestValue = 0.0, bestSequence: UInt64 = 0
+        if constant != nil, let key = fixed?.firstKey() { (bestValue, bestSequence) = (key.score, key.sequence) }
+        if let id = decaying, let stored = scored?.storedScore(of: id) {
+            Self.weigh(id, stored, at: time, against: &best, &bestValue, &bestSequence)
         }
-        guard let constant = first else { return decaying }
-        guard let decaying, let key = fixed?.firstKey(), let other = scored?.storedScore(of: decaying) else { return constant }
-        let value = other.score.value(at: time)
-        return key.score < value || (key.score == value && key.sequence < other.sequence) ? constant : decaying
+        if let id = counted, let stored = counts?.storedScore(of: id) {
+            Self.weigh(id, stored, at: time, against: &best, &bestValue, &bestSequence)
+        }
+        return best
     }
 
-    /// Whether member `object` of `scored` may keep its stored score (and tie-break) while its policy's is `score`: when
+    /// Makes `id` the best so far if its stored score dies first at `time` by the scan's comparison.
+    @inlinable @inline(__always)
+    static func weigh(_ id: Int32, _ stored: (score: DecayingScore, sequence: UInt64), at time: Int,
+                      against best: inout Int32?, _ bestValue: inout Double, _ bestSequence: inout UInt64) {
+        let value = stored.score.value(at: time)
+        if best == nil || value < bestValue || (value == bestValue && stored.sequence < bestSequence) {
+            (best, bestValue, bestSequence) = (id, value, stored.sequence)
+        }
+    }
+
+    /// Whether member `object` of `scored` or `counts` may keep its stored score (and tie-break) while its policy's is `score`: when
     /// the stored one ranks it no later than the new one at every time up to `staleHorizon`, the tournament's winner
     /// among stored scores is the scan's victim whenever its own score is current (every other stored score being at
     /// most its real one), and `firstScored` rescores a stale winner and asks again. A hit's re-score then costs no
@@ -364,7 +439,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// for a score that falls, the hit re-scores at once.
     /// (Mutating: it moves `staleHorizon`, and the generic replay is not copied to call it.)
     @inlinable mutating func keepsStoredScore(_ object: Int32, score new: DecayingScore, sequence: UInt64, at time: Int) -> Bool {
-        guard let stored = scored?.storedScore(of: object) else { return false }
+        guard let stored = scored?.storedScore(of: object) ?? counts?.storedScore(of: object) else { return false }
+        if let counts, counts.contains(object), !DecayingCountHeap.accepts(new, halfLife: counts.halfLife) { return false }   // it moves
         let old = stored.score
         guard stored.sequence < sequence, old.count >= 1, new.count >= 1, old.since <= new.since,
               old.halfLifeMicros == new.halfLifeMicros, old.offset == new.offset, old.numerator == new.numerator,
@@ -389,9 +465,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             fixed?.set(object, score: stored.score, sequence: sequence)
             return
         }
-        guard let score = _policy.decayingScore(candidate(o)) else { preconditionFailure("CacheReplay: a scored object lost its score") }
-        let sequence = objects[o].lastUseSequence
-        scored?.update(object, score: score, sequence: sequence, at: time)
+        guard let score = _policy.decayingScore(candidate(o)), !score.isConstant else {
+            preconditionFailure("CacheReplay: a scored object lost its decaying score")
+        }
+        place(object, score: score, sequence: objects[o].lastUseSequence, at: time)
     }
 
     /// Rescores every stale member (their horizon has come).
@@ -411,7 +488,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Debug builds: the tournament's victim is the one the policy's scan picks among the same candidates.
     @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
         #if DEBUG
-        let members = (scored?.members() ?? []) + (fixed?.members() ?? [])
+        let members = (scored?.members() ?? []) + (fixed?.members() ?? []) + (counts?.memberIDs() ?? [])
         var policy = _policy
         let candidates = members.map { candidate(Int($0)) }
         let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)

@@ -1,0 +1,109 @@
+@testable import JetsimCore
+import Testing
+
+/// The index of plain decaying counts (`lfu`'s in the cache replay): always the scan's victim, near ties and
+/// underflow included.
+@Suite struct DecayingCountHeapTests {
+    /// Not a round number, so that the exponents of equal true scores round differently.
+    static let halfLife = 1_000_003.0
+
+    /// The scan's victim over `members` at `time`: the smallest double, then the smallest sequence.
+    static func scan(_ members: [Int32: (score: DecayingScore, sequence: UInt64)], at time: Int) -> Int32? {
+        members.min { a, b in
+            let va = a.value.score.value(at: time), vb = b.value.score.value(at: time)
+            return va != vb ? va < vb : a.value.sequence < b.value.sequence
+        }?.key
+    }
+
+    /// Random insertions, re-scorings, removals and queries against a scan after every step. The scores are built to
+    /// tie: the same count at the same time (equal keys and doubles), twice a count at `since` against that count a
+    /// half-life later (equal true scores whose keys and doubles round either way), counts a few units in the last place apart, and queries up to
+    /// thousands of half-lives on (the doubles underflow to 0, where only the sequence decides).
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func agreesWithAScan(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let ids = seed == 1 ? 40 : 400   // 40: the debug invariant check runs at every step
+        var heap = DecayingCountHeap()
+        heap.grow(to: ids)
+        var members: [Int32: (score: DecayingScore, sequence: UInt64)] = [:]
+        var sequence: UInt64 = 0, now = 0, weighed = 0
+        let h = Int(Self.halfLife), bases = [1.0, 1.5, 3.3]
+        for step in 0..<20_000 {
+            let id = Int32(random.below(UInt64(ids)))
+            if random.below(5) == 0, members[id] != nil {
+                heap.remove(id)
+                members[id] = nil
+            } else {
+                let count: Double, since: Int
+                switch random.below(5) {
+                case 0: (count, since) = (bases[Int(random.below(3))], now - now % h)
+                case 1: (count, since) = (2 * bases[Int(random.below(3))], now - now % h - h)   // case 0's true score
+                case 2: (count, since) = (1 + Double(random.below(4)) * 0x1p-52, now)
+                case 3: (count, since) = (Double(random.below(1000)) / 7 + 1, now - Int(random.below(UInt64(h))))
+                default: (count, since) = (Double(1 << random.below(40)), now - Int(random.below(UInt64(45 * h))))
+                }
+                let score = DecayingScore(count: count, since: max(0, since), halfLifeMicros: Self.halfLife)
+                sequence += 1
+                heap.set(id, score: score, sequence: sequence)
+                members[id] = (score, sequence)
+            }
+            // Time moves on by nothing, part of a half-life, or up to 2 000 half-lives (through exp2's underflow).
+            switch random.below(10) {
+            case 0..<5: break
+            case 5..<9: now += Int(random.below(UInt64(h)))
+            default: now += h * Int(random.below(2000))
+            }
+            let first = heap.first(at: now)
+            if let root = heap.nodes.first, first != root.id { weighed += 1 }
+            #expect(first == Self.scan(members, at: now), "step \(step)")
+            #expect(heap.nodes.count == members.count && members.keys.allSatisfy(heap.contains), "step \(step)")
+            if first != Self.scan(members, at: now) { return }
+            if random.below(4) == 0, let victim = first {   // an eviction
+                heap.remove(victim)
+                members[victim] = nil
+            }
+        }
+        #expect(weighed > 0, "no query needed more than the root: the ties did not reach the heap's weighing")
+    }
+
+    /// Two equal true scores (twice a count against that count a half-life later) whose keys order them one way while
+    /// the doubles at some time, or their tie-break, order them the other: the heap must weigh the pair, not trust its
+    /// keys. Searches such pairs out and checks each.
+    @Test func keysThatDisagreeWithTheDoublesAreWeighed() {
+        var found = 0
+        var random = SplitMix64(seed: 9)
+        let h = Int(Self.halfLife)
+        for _ in 0..<20_000 where found < 50 {
+            var heap = DecayingCountHeap()
+            heap.grow(to: 2)
+            let count = 1 + Double(random.below(1 << 20)) / Double(1 << 10)
+            let since = h + Int(random.below(1 << 40))
+            let a = DecayingScore(count: count, since: since, halfLifeMicros: Self.halfLife)
+            let b = DecayingScore(count: 2 * count, since: since - h, halfLifeMicros: Self.halfLife)
+            let time = since + Int(random.below(UInt64(50 * h)))
+            heap.set(0, score: a, sequence: 1)
+            heap.set(1, score: b, sequence: 2)
+            let members: [Int32: (score: DecayingScore, sequence: UInt64)] = [0: (a, 1), 1: (b, 2)]
+            guard let byKeys = heap.nodes.first?.id, let scan = Self.scan(members, at: time), byKeys != scan else { continue }
+            found += 1
+            #expect(heap.first(at: time) == scan)
+        }
+        #expect(found > 0, "no pair whose keys and doubles disagree")
+    }
+
+    /// What may live in the heap: plain decaying counts of one half-life, below 2^50 (the bound its exactness uses).
+    @Test func acceptsOnlyPlainDecayingCountsOfItsHalfLife() {
+        var heap = DecayingCountHeap()
+        heap.grow(to: 2)
+        let plain = DecayingScore(count: 3, since: 10, halfLifeMicros: Self.halfLife)
+        #expect(DecayingCountHeap.accepts(plain, halfLife: heap.halfLife))
+        #expect(!DecayingCountHeap.accepts(DecayingScore(count: 3, since: 10, halfLifeMicros: Self.halfLife, offset: 1), halfLife: heap.halfLife))
+        #expect(!DecayingCountHeap.accepts(DecayingScore(count: 3, since: 10, halfLifeMicros: Self.halfLife, numerator: 2), halfLife: heap.halfLife))
+        #expect(!DecayingCountHeap.accepts(DecayingScore(count: 3, since: 10, halfLifeMicros: Self.halfLife, divisor: 2), halfLife: heap.halfLife))
+        #expect(!DecayingCountHeap.accepts(DecayingScore(count: 0, since: 10, halfLifeMicros: Self.halfLife), halfLife: heap.halfLife))
+        #expect(!DecayingCountHeap.accepts(DecayingScore(count: 0x1p50, since: 10, halfLifeMicros: Self.halfLife), halfLife: heap.halfLife))
+        heap.set(0, score: plain, sequence: 1)
+        #expect(!DecayingCountHeap.accepts(DecayingScore(count: 3, since: 10, halfLifeMicros: 2 * Self.halfLife), halfLife: heap.halfLife))
+        #expect(heap.storedScore(of: 0)?.score == plain && heap.storedScore(of: 1) == nil)
+    }
+}
