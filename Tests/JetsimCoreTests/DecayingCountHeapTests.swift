@@ -26,7 +26,7 @@ import Testing
         var heap = DecayingCountHeap()
         heap.grow(to: ids)
         var members: [Int32: (score: DecayingScore, sequence: UInt64)] = [:]
-        var sequence: UInt64 = 0, now = 0, weighed = 0
+        var sequence: UInt64 = 0, now = 0, weighed = 0, mostVanished = 0
         let h = Int(Self.halfLife), bases = [1.0, 1.5, 3.3]
         for step in 0..<20_000 {
             let id = Int32(random.below(UInt64(ids)))
@@ -55,8 +55,9 @@ import Testing
             }
             let first = heap.first(at: now)
             if let root = heap.nodes.first, first != root.id { weighed += 1 }
+            mostVanished = max(mostVanished, heap.zeros.count)
             #expect(first == Self.scan(members, at: now), "step \(step)")
-            #expect(heap.nodes.count == members.count && members.keys.allSatisfy(heap.contains), "step \(step)")
+            #expect(heap.nodes.count + heap.zeros.count == members.count && members.keys.allSatisfy { heap.contains($0) }, "step \(step)")
             if first != Self.scan(members, at: now) { return }
             if random.below(4) == 0, let victim = first {   // an eviction
                 heap.remove(victim)
@@ -64,6 +65,7 @@ import Testing
             }
         }
         #expect(weighed > 0, "no query needed more than the root: the ties did not reach the heap's weighing")
+        #expect(mostVanished > 1, "no score reached 0: the heap of vanished scores went untried")
     }
 
     /// Two equal true scores (twice a count against that count a half-life later) whose keys order them one way while
@@ -91,6 +93,33 @@ import Testing
         #expect(found > 0, "no pair whose keys and doubles disagree")
     }
 
+    /// A pause of thousands of half-lives takes every score to 0: the victims then go by sequence alone, and each entry
+    /// moves to the heap of vanished scores once, not a weighing of all of them at every query.
+    @Test func scoresThatVanishDieBySequenceAndMoveOnce() {
+        var heap = DecayingCountHeap()
+        let n = 500
+        heap.grow(to: n)
+        var members: [Int32: (score: DecayingScore, sequence: UInt64)] = [:]
+        var random = SplitMix64(seed: 4)
+        for k in 0..<n {   // sequences in another order than the keys
+            let score = DecayingScore(count: 1 + Double(random.below(100)), since: k * 1000, halfLifeMicros: Self.halfLife)
+            let sequence = random.below(1 << 40)
+            heap.set(Int32(k), score: score, sequence: sequence)
+            members[Int32(k)] = (score, sequence)
+        }
+        var now = n * 1000 + 2000 * Int(Self.halfLife)
+        for step in 0..<n {
+            let first = heap.first(at: now)
+            #expect(first == Self.scan(members, at: now), "step \(step)")
+            #expect(heap.nodes.isEmpty && heap.zeros.count == members.count, "step \(step): every score has vanished")
+            guard let victim = first else { break }
+            heap.remove(victim)
+            members[victim] = nil
+            now += 1
+        }
+        #expect(members.isEmpty)
+    }
+
     /// What may live in the heap: plain decaying counts of one half-life, below 2^50 (the bound its exactness uses).
     @Test func acceptsOnlyPlainDecayingCountsOfItsHalfLife() {
         var heap = DecayingCountHeap()
@@ -104,6 +133,7 @@ import Testing
         #expect(!DecayingCountHeap.accepts(DecayingScore(count: 0x1p50, since: 10, halfLifeMicros: Self.halfLife), halfLife: heap.halfLife))
         heap.set(0, score: plain, sequence: 1)
         #expect(!DecayingCountHeap.accepts(DecayingScore(count: 3, since: 10, halfLifeMicros: 2 * Self.halfLife), halfLife: heap.halfLife))
-        #expect(heap.storedScore(of: 0)?.score == plain && heap.storedScore(of: 1) == nil)
+        let stored = heap.storedScore(of: 0), other = heap.storedScore(of: 1)
+        #expect(stored?.score == plain && other == nil)
     }
 }

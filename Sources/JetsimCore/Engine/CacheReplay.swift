@@ -30,8 +30,8 @@ struct CachedObject: BitwiseCopyable {
     /// User launches, saturating (a candidate's `launchCount`).
     @usableFromInline var launches: UInt32 = 0
     @usableFromInline var resident = false
-    /// Its `KineticTournament` entry holds an earlier score than its policy's (`CacheReplay.keepsStoredScore`), or its
-    /// `FixedScoreTournament` leaf its score with an earlier sequence (`CacheReplay.leave`).
+    /// Its `KineticTournament` or `DecayingCountHeap` entry holds an earlier score than its policy's
+    /// (`CacheReplay.keepsStoredScore`), or its `FixedScoreTournament` leaf its score with an earlier sequence (`CacheReplay.leave`).
     @usableFromInline var staleScore = false
     @usableFromInline var firstUseTime = Int.max
     @usableFromInline var launchTime = 0
@@ -71,16 +71,15 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var objects = UncheckedArray<CachedObject>(capacity: 0)
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
-    /// Resident objects but the current one, by decaying score (policies with one; nil until the first such candidate,
-    /// so that other replays allocate nothing for it).
+    /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; nil until the first
+    /// such candidate, so that other replays allocate nothing for it).
     @usableFromInline var scored: KineticTournament?
     /// The same for candidates whose score is constant (`DecayingScore.isConstant`: all of `largest`'s), whose index
-    /// needs no certificates; a victim is the better of the two indexes' first. Each of the two is made when its first
-    /// candidate comes (`lfu` and `cost` never make this one, `largest` never the other), so a replay checks no storage
-    /// it does not use.
+    /// needs no certificates.
     @usableFromInline var fixed: FixedScoreTournament?
     /// The same for candidates whose score is a plain decaying count (`DecayingCountHeap.accepts`: all of `lfu`'s), whose
-    /// order never changes: a heap, not a tournament. Made when its first candidate comes (`cost`'s never does).
+    /// order never changes: a heap, not a tournament. A victim is the best of the three indexes' first; each is made when
+    /// its first candidate comes (`lfu`, `cost` and `largest` make one each), so a replay checks no storage it does not use.
     @usableFromInline var counts: DecayingCountHeap?
     /// Scores `place` moved between `scored` and `counts` (a rescore in `firstScored` may, in principle).
     @usableFromInline var indexMoves = 0
@@ -439,8 +438,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// for a score that falls, the hit re-scores at once.
     /// (Mutating: it moves `staleHorizon`, and the generic replay is not copied to call it.)
     @inlinable mutating func keepsStoredScore(_ object: Int32, score new: DecayingScore, sequence: UInt64, at time: Int) -> Bool {
-        guard let stored = scored?.storedScore(of: object) ?? counts?.storedScore(of: object) else { return false }
-        if let counts, counts.contains(object), !DecayingCountHeap.accepts(new, halfLife: counts.halfLife) { return false }   // it moves
+        var stored = scored?.storedScore(of: object)
+        if stored == nil {
+            stored = counts?.storedScore(of: object)
+            // A new score the heap would not take moves to the tournament: rescored now.
+            if let old = stored, !DecayingCountHeap.accepts(new, halfLife: old.score.halfLifeMicros) { return false }
+        }
+        guard let stored else { return false }
         let old = stored.score
         guard stored.sequence < sequence, old.count >= 1, new.count >= 1, old.since <= new.since,
               old.halfLifeMicros == new.halfLifeMicros, old.offset == new.offset, old.numerator == new.numerator,
@@ -485,7 +489,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         #endif
     }
 
-    /// Debug builds: the tournament's victim is the one the policy's scan picks among the same candidates.
+    /// Debug builds: the indexes' victim is the one the policy's scan picks among the same candidates.
     @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
         #if DEBUG
         let members = (scored?.members() ?? []) + (fixed?.members() ?? []) + (counts?.memberIDs() ?? [])

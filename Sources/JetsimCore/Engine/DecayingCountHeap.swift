@@ -26,13 +26,21 @@ import Darwin
 /// key, count and since has the root's double and a later sequence (the heap orders equal keys by sequence), so it
 /// loses without being evaluated; its subtree is still searched.
 ///
+/// Underflow. A double that has reached 0 stays 0 (time only moves forward, and exp2 is monotone), and 0 is the smallest
+/// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit finds
+/// them (they all lie below it) and moves them to a second heap, `zeros`, ordered by sequence alone (key 0), once each:
+/// a long pause that takes every score to 0 costs one move per entry, then O(log n) per eviction, not a weighing of
+/// all of them each time. Entries whose doubles are below 2^-960 but not 0 yet (a band of about 175 half-lives) are
+/// weighed at each query while they stay in it.
+///
 /// Storage is dense, in `UncheckedArray`s (the owning driver calls `makeUnique()` at each public mutating entry):
 /// the heap's nodes, and by candidate id its stored score, sequence and heap position; nothing is allocated per
 /// operation but when the storage grows.
 ///
-/// Invariants: every node's (key, sequence) is at most its children's; a member's `position` names the node that holds
-/// its id and its key is computed from its stored count and since; a non-member's position is -1. Debug builds check
-/// them, and `first(at:)` against a scan, when small.
+/// Invariants: in each heap every node's (key, sequence) is at most its children's; a member's `position` names the node
+/// that holds its id (p ≥ 0 in `nodes`, −2 − p in `zeros`); a node of `nodes` has its member's key and sequence, a node
+/// of `zeros` key 0, its member's sequence, and a member whose double was 0 at the last query (so at every later time);
+/// a non-member's position is -1. Queries come at non-decreasing times. Debug builds check the heaps when small.
 @usableFromInline
 struct DecayingCountHeap {
     /// A heap node: the ordering key, the tie-break and the candidate (24 bytes: a child pair is two cache lines at most).
@@ -68,13 +76,20 @@ struct DecayingCountHeap {
     @usableFromInline static let underflowHalfLives = 900.0
 
     @usableFromInline var nodes = UncheckedArray<Node>(capacity: 0)
+    /// Members whose double has reached 0, by sequence (their key 0).
+    @usableFromInline var zeros = UncheckedArray<Node>(capacity: 0)
     /// By candidate id.
     @usableFromInline var members = UncheckedArray<Member>(capacity: 0)
     /// Indices of nodes still to search in `first(at:)`'s rare weighing (reused: nothing allocated per query).
-    @usableFromInline var pending = UncheckedArray<Int32>(capacity: 0)
+    @usableFromInline var pending = UncheckedArray<Int>(capacity: 0)
     /// The half-life of every score (set by the first one), and the time keys count from.
     @usableFromInline var halfLife = 0.0
     @usableFromInline var base = 0
+    #if DEBUG
+    /// The time of the last query (`first(at:)`), for the debug checks (release builds keep the heap small: the replay
+    /// tests its optional at every request).
+    @usableFromInline var lastQuery = Int.min
+    #endif
 
     @inlinable init() {}
 
@@ -95,16 +110,19 @@ struct DecayingCountHeap {
     @inlinable @inline(__always)
     mutating func makeUnique() {
         nodes.makeUnique()
+        zeros.makeUnique()
         members.makeUnique()
         pending.makeUnique()
     }
 
-    @inlinable func contains(_ id: Int32) -> Bool { members[Int(id)].position >= 0 }
+    /// (Mutating, as `storedScore(of:)`: called through the replay's optional, a non-mutating method copies the heap.)
+    @inlinable mutating func contains(_ id: Int32) -> Bool { members[Int(id)].position != -1 }
 
-    /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member.
-    @inlinable func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
+    /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member. (Mutating, so that a call through
+    /// the replay's optional, at every hit, reads the heap in place instead of copying it.)
+    @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
         let m = members[Int(id)]
-        guard m.position >= 0 else { return nil }
+        guard m.position != -1 else { return nil }
         return (DecayingScore(count: m.count, since: m.since, halfLifeMicros: halfLife), m.sequence)
     }
 
@@ -113,11 +131,18 @@ struct DecayingCountHeap {
     @inlinable mutating func prefetchSlot(of id: Int32) { members.prefetch(Int(id)) }
 
     /// The candidate that dies first at `time` (the scan's victim among the stored scores), or nil when there is none.
+    /// `time` is at least that of the query before.
     @inlinable mutating func first(at time: Int) -> Int32? {
+        #if DEBUG
+        precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
+        lastQuery = time
+        #endif
+        let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
+        if nodes.count > 0 && nodes[0].key <= underflow { moveVanished(below: underflow, at: time) }
+        if zeros.count > 0 { return zeros[0].id }   // a 0 dies before any other score, the smallest sequence first
         guard nodes.count > 0 else { return nil }
         let root = nodes[0]
         var limit = root.key + Self.tolerance(root.key)
-        let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
         if underflow > limit { limit = underflow }
         let n = nodes.count
         if (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit) { return root.id }
@@ -134,7 +159,7 @@ struct DecayingCountHeap {
         pending.append(1)
         pending.append(2)
         while pending.count > 0 {
-            let k = Int(pending.removeLast())
+            let k = pending.removeLast()
             guard k < nodes.count, nodes[k].key <= limit else { continue }
             let node = nodes[k]
             let m = members[Int(node.id)]
@@ -144,10 +169,31 @@ struct DecayingCountHeap {
                     (best, bestValue, bestSequence) = (node.id, v, node.sequence)
                 }
             }
-            pending.append(Int32(2 * k + 1))
-            pending.append(Int32(2 * k + 2))
+            pending.append(2 * k + 1)
+            pending.append(2 * k + 2)
         }
         return best
+    }
+
+    /// Moves to `zeros` every member of `nodes` whose double at `time` is 0 (all lie at keys at most `limit`, the
+    /// underflow limit).
+    @usableFromInline mutating func moveVanished(below limit: Double, at time: Int) {
+        // Those found are listed at the end of `zeros` first (still members of `nodes`), then moved.
+        let start = zeros.count
+        pending.removeAll()
+        pending.append(0)
+        while pending.count > 0 {
+            let k = pending.removeLast()
+            guard k < nodes.count, nodes[k].key <= limit else { continue }
+            if value(members[Int(nodes[k].id)], at: time) == 0 { zeros.append(Node(key: 0, sequence: nodes[k].sequence, id: nodes[k].id)) }
+            pending.append(2 * k + 1)
+            pending.append(2 * k + 2)
+        }
+        for z in start..<zeros.count {
+            Self.remove(at: Int(members[Int(zeros[z].id)].position), from: &nodes, members: &members, zero: false)
+            Self.siftUp(z, in: &zeros, members: &members, zero: true)
+        }
+        _checkInvariants()
     }
 
     /// A member's double at `time`, the policy's own arithmetic (`DecayingScore.value(at:)`).
@@ -162,13 +208,14 @@ struct DecayingCountHeap {
     @inlinable func key(count: Double, since: Int) -> Double { log2(count) + Double(since - base) / halfLife }
 
     /// Gives `id` its score (`accepts(score)`) and tie-break: an update for a member, an insertion otherwise.
-    @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64) {
+    @usableFromInline mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64) {
         assert(Self.accepts(score, halfLife: halfLife), "DecayingCountHeap: not a plain decaying count with the heap's half-life")
         if halfLife == 0 {
             halfLife = score.halfLifeMicros
             base = score.since
         }
         let i = Int(id)
+        if members[i].position <= -2 { remove(id) }   // a new score is not 0 (its count is at least 1 at its since)
         members[i].count = score.count
         members[i].since = score.since
         members[i].sequence = sequence
@@ -177,74 +224,95 @@ struct DecayingCountHeap {
         if p >= 0 {
             let before = nodes[p]
             nodes[p] = node
-            if node.precedes(before) { siftUp(p) } else { siftDown(p) }
+            if node.precedes(before) {
+                Self.siftUp(p, in: &nodes, members: &members, zero: false)
+            } else {
+                Self.siftDown(p, in: &nodes, members: &members, zero: false)
+            }
         } else {
             nodes.append(node)
             members[i].position = Int32(nodes.count - 1)
-            siftUp(nodes.count - 1)
+            Self.siftUp(nodes.count - 1, in: &nodes, members: &members, zero: false)
         }
         _checkInvariants()
     }
 
     /// Takes `id` (a member) out.
-    @inlinable mutating func remove(_ id: Int32) {
-        let p = Int(members[Int(id)].position)
+    @usableFromInline mutating func remove(_ id: Int32) {
+        let position = Int(members[Int(id)].position)
         members[Int(id)].position = -1
-        let last = nodes.removeLast()
-        if p < nodes.count {
-            nodes[p] = last
-            members[Int(last.id)].position = Int32(p)
-            if p > 0 && last.precedes(nodes[(p - 1) / 2]) { siftUp(p) } else { siftDown(p) }
+        if position >= 0 {
+            Self.remove(at: position, from: &nodes, members: &members, zero: false)
+        } else {
+            Self.remove(at: -2 - position, from: &zeros, members: &members, zero: true)
         }
         _checkInvariants()
     }
 
-    @inlinable mutating func siftUp(_ start: Int) {
-        var p = start
-        let node = nodes[p]
-        while p > 0 {
-            let parent = (p - 1) / 2
-            guard node.precedes(nodes[parent]) else { break }
-            nodes[p] = nodes[parent]
-            members[Int(nodes[p].id)].position = Int32(p)
-            p = parent
+    /// Fills node `p` of `heap` (just emptied) with its last node and restores the order.
+    @usableFromInline static func remove(at p: Int, from heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
+        let last = heap.removeLast()
+        guard p < heap.count else { return }
+        heap[p] = last
+        members[Int(last.id)].position = Int32(zero ? -2 - p : p)
+        if p > 0 && last.precedes(heap[(p - 1) / 2]) {
+            siftUp(p, in: &heap, members: &members, zero: zero)
+        } else {
+            siftDown(p, in: &heap, members: &members, zero: zero)
         }
-        nodes[p] = node
-        members[Int(node.id)].position = Int32(p)
     }
 
-    @inlinable mutating func siftDown(_ start: Int) {
+    /// Moves node `start` of `heap` up to its place, keeping the members' positions (−2 − p in `zeros`).
+    @usableFromInline static func siftUp(_ start: Int, in heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
         var p = start
-        let node = nodes[p]
-        let n = nodes.count
+        let node = heap[p]
+        while p > 0 {
+            let parent = (p - 1) / 2
+            guard node.precedes(heap[parent]) else { break }
+            heap[p] = heap[parent]
+            members[Int(heap[p].id)].position = Int32(zero ? -2 - p : p)
+            p = parent
+        }
+        heap[p] = node
+        members[Int(node.id)].position = Int32(zero ? -2 - p : p)
+    }
+
+    /// Moves node `start` of `heap` down to its place, keeping the members' positions.
+    @usableFromInline static func siftDown(_ start: Int, in heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
+        var p = start
+        let node = heap[p]
+        let n = heap.count
         while true {
             var child = 2 * p + 1
             guard child < n else { break }
-            if child + 1 < n && nodes[child + 1].precedes(nodes[child]) { child += 1 }
-            guard nodes[child].precedes(node) else { break }
-            nodes[p] = nodes[child]
-            members[Int(nodes[p].id)].position = Int32(p)
+            if child + 1 < n && heap[child + 1].precedes(heap[child]) { child += 1 }
+            guard heap[child].precedes(node) else { break }
+            heap[p] = heap[child]
+            members[Int(heap[p].id)].position = Int32(zero ? -2 - p : p)
             p = child
         }
-        nodes[p] = node
-        members[Int(node.id)].position = Int32(p)
+        heap[p] = node
+        members[Int(node.id)].position = Int32(zero ? -2 - p : p)
     }
 
     /// Every member's id (debug checks: the scan the heap must agree with).
-    @usableFromInline func memberIDs() -> [Int32] { nodes.map(\.id) }
+    @usableFromInline func memberIDs() -> [Int32] { nodes.map(\.id) + zeros.map(\.id) }
 
-    /// Debug builds, small heaps: the heap order, the positions, and the keys of the stored scores.
+    /// Debug builds, small heaps: the heaps' order, the positions, and the keys of the stored scores.
     @inlinable func _checkInvariants() {
         #if DEBUG
-        guard nodes.count <= 64 else { return }
-        for k in nodes.indices {
-            let m = members[Int(nodes[k].id)]
-            precondition(Int(m.position) == k, "DecayingCountHeap: node \(k)'s member has position \(m.position)")
-            precondition(nodes[k].key == key(count: m.count, since: m.since) && nodes[k].sequence == m.sequence,
-                         "DecayingCountHeap: node \(k)'s key is not its member's")
-            if k > 0 { precondition(!nodes[k].precedes(nodes[(k - 1) / 2]), "DecayingCountHeap: node \(k) precedes its parent") }
+        guard nodes.count + zeros.count <= 64 else { return }
+        for (heap, zero) in [(nodes, false), (zeros, true)] {
+            for k in heap.indices {
+                let m = members[Int(heap[k].id)]
+                precondition(Int(m.position) == (zero ? -2 - k : k), "DecayingCountHeap: node \(k)'s member has position \(m.position)")
+                precondition(heap[k].key == (zero ? 0 : key(count: m.count, since: m.since)) && heap[k].sequence == m.sequence,
+                             "DecayingCountHeap: node \(k)'s key is not its member's")
+                if k > 0 { precondition(!heap[k].precedes(heap[(k - 1) / 2]), "DecayingCountHeap: node \(k) precedes its parent") }
+                if zero, lastQuery > Int.min { precondition(value(m, at: lastQuery) == 0, "DecayingCountHeap: a member of zeros is not 0") }
+            }
         }
-        precondition(members.filter { $0.position >= 0 }.count == nodes.count, "DecayingCountHeap: a member without a node")
+        precondition(members.filter { $0.position != -1 }.count == nodes.count + zeros.count, "DecayingCountHeap: a member without a node")
         #endif
     }
 }

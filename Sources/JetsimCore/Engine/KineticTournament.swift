@@ -130,8 +130,9 @@ struct KineticTournament {
     @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] >= 0 }
 
     /// Member `id`'s score and tie-break as stored (to weigh it against another index's candidate, or against its new
-    /// score), or nil when `id` is not a member.
-    @inlinable func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
+    /// score), or nil when `id` is not a member. (Mutating, so that a call through the replay's optional, at every hit,
+    /// reads the tournament in place instead of copying it.)
+    @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
         let slot = slotOf[Int(id)]
         guard slot >= 0 else { return nil }
         let e = entries[Int(slot)]
