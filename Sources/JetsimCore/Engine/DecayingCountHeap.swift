@@ -30,11 +30,11 @@ import Darwin
 /// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit finds
 /// them (they all lie below it) and moves them to a second heap, `zeros`, ordered by sequence alone (key 0), once each:
 /// a long pause that takes every score to 0 costs one move per entry, then O(log n) per eviction, not a weighing of
-/// all of them each time. Entries whose doubles are below 2^-960 but not 0 yet (a band of about 175 half-lives) are
-/// weighed at each query while they stay in it.
+/// all of them each time. Entries past the underflow limit (scores below about 2^-900) whose doubles are not 0 yet (a
+/// band of about 175 half-lives) are weighed at each query while they stay in it.
 ///
 /// Storage is dense, in `UncheckedArray`s (the owning driver calls `makeUnique()` at each public mutating entry):
-/// the heap's nodes, and by candidate id its stored score, sequence and heap position; nothing is allocated per
+/// the two heaps' nodes, and by candidate id its stored score, sequence and heap position; nothing is allocated per
 /// operation but when the storage grows.
 ///
 /// Invariants: in each heap every node's (key, sequence) is at most its children's; a member's `position` names the node
