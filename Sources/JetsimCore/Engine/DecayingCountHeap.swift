@@ -27,7 +27,7 @@ import Darwin
 /// loses without being evaluated; its subtree is still searched.
 ///
 /// Underflow. A double that has reached 0 stays 0 (time only moves forward, and exp2 is monotone), and 0 is the smallest
-/// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit finds
+/// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit weighs
 /// them (they all lie below it) and moves them to a second heap, `zeros`, ordered by sequence alone (key 0), once each:
 /// a long pause that takes every score to 0 costs one move per entry, then O(log n) per eviction, not a weighing of
 /// all of them each time. Entries past the underflow limit (scores below about 2^-900) whose doubles are not 0 yet (a
@@ -80,7 +80,7 @@ struct DecayingCountHeap {
     @usableFromInline var zeros = UncheckedArray<Node>(capacity: 0)
     /// By candidate id.
     @usableFromInline var members = UncheckedArray<Member>(capacity: 0)
-    /// Indices of nodes still to search in `first(at:)`'s rare weighing (reused: nothing allocated per query).
+    /// The nodes `first(at:)`'s rare weighing looks at (reused: nothing allocated per query).
     @usableFromInline var pending = UncheckedArray<Int>(capacity: 0)
     /// The half-life of every score (set by the first one), and the time keys count from.
     @usableFromInline var halfLife = 0.0
@@ -137,63 +137,51 @@ struct DecayingCountHeap {
         precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
         lastQuery = time
         #endif
-        let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
-        if nodes.count > 0 && nodes[0].key <= underflow { moveVanished(below: underflow, at: time) }
-        if zeros.count > 0 { return zeros[0].id }   // a 0 dies before any other score, the smallest sequence first
-        guard nodes.count > 0 else { return nil }
+        guard nodes.count > 0 else { return zeros.count > 0 ? zeros[0].id : nil }
         let root = nodes[0]
-        var limit = root.key + Self.tolerance(root.key)
-        if underflow > limit { limit = underflow }
+        let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
+        let limit = max(root.key + Self.tolerance(root.key), underflow)
         let n = nodes.count
-        if (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit) { return root.id }
-        return weigh(root: root, limit: limit, at: time)
-    }
-
-    /// `first(at:)` when entries other than the root may die first: the scan's comparison over the root and every
-    /// entry whose key is at most `limit` (they form a subtree at the top of the heap).
-    @usableFromInline mutating func weigh(root: Node, limit: Double, at time: Int) -> Int32 {
-        let rootMember = members[Int(root.id)]
-        var best = root.id, bestSequence = root.sequence
-        var bestValue = value(rootMember, at: time)
-        pending.removeAll()
-        pending.append(1)
-        pending.append(2)
-        while pending.count > 0 {
-            let k = pending.removeLast()
-            guard k < nodes.count, nodes[k].key <= limit else { continue }
-            let node = nodes[k]
-            let m = members[Int(node.id)]
-            if !(node.key == root.key && m.count == rootMember.count && m.since == rootMember.since) {
-                let v = value(m, at: time)
-                if v < bestValue || (v == bestValue && node.sequence < bestSequence) {
-                    (best, bestValue, bestSequence) = (node.id, v, node.sequence)
-                }
-            }
-            pending.append(2 * k + 1)
-            pending.append(2 * k + 2)
+        if root.key > underflow && (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit) {
+            return zeros.count > 0 ? zeros[0].id : root.id   // a 0 dies before any other score
         }
-        return best
+        return weigh(atMost: limit, at: time)
     }
 
-    /// Moves to `zeros` every member of `nodes` whose double at `time` is 0 (all lie at keys at most `limit`, the
-    /// underflow limit).
-    @usableFromInline mutating func moveVanished(below limit: Double, at time: Int) {
-        // Those found are listed at the end of `zeros` first (still members of `nodes`), then moved.
-        let start = zeros.count
-        pending.removeAll()
+    /// `first(at:)` when entries other than the root may die first: the scan's comparison over every entry whose key is
+    /// at most `limit` (a subtree at the top of the heap, the root's), in one pass that also moves those whose double is 0
+    /// to `zeros` (all of them lie below the underflow limit, so at most `limit`).
+    @usableFromInline mutating func weigh(atMost limit: Double, at time: Int) -> Int32 {
+        pending.removeAll()   // the subtree's nodes, each listed before its children
         pending.append(0)
-        while pending.count > 0 {
-            let k = pending.removeLast()
-            guard k < nodes.count, nodes[k].key <= limit else { continue }
-            if value(members[Int(nodes[k].id)], at: time) == 0 { zeros.append(Node(key: 0, sequence: nodes[k].sequence, id: nodes[k].id)) }
-            pending.append(2 * k + 1)
-            pending.append(2 * k + 2)
+        var next = 0
+        while next < pending.count {
+            let child = 2 * pending[next] + 1
+            next += 1
+            if child < nodes.count && nodes[child].key <= limit { pending.append(child) }
+            if child + 1 < nodes.count && nodes[child + 1].key <= limit { pending.append(child + 1) }
         }
-        for z in start..<zeros.count {
+        let root = nodes[0], rootMember = members[Int(root.id)]
+        let rootValue = value(rootMember, at: time)
+        var best = root.id, bestValue = rootValue, bestSequence = root.sequence
+        let found = zeros.count
+        for k in pending {
+            let node = nodes[k], m = members[Int(node.id)]
+            // An entry with the root's key, count and since has the root's double (and a later sequence).
+            let same = node.key == root.key && m.count == rootMember.count && m.since == rootMember.since
+            let v = same ? rootValue : value(m, at: time)
+            if v == 0 { zeros.append(Node(key: 0, sequence: node.sequence, id: node.id)) }
+            if v < bestValue || (v == bestValue && node.sequence < bestSequence) {
+                (best, bestValue, bestSequence) = (node.id, v, node.sequence)
+            }
+        }
+        // Those found at 0 were listed at the end of `zeros` (still members of `nodes`): moved now.
+        for z in found..<zeros.count {
             Self.remove(at: Int(members[Int(zeros[z].id)].position), from: &nodes, members: &members, zero: false)
             Self.siftUp(z, in: &zeros, members: &members, zero: true)
         }
-        _checkInvariants()
+        if zeros.count > found { _checkInvariants() }
+        return zeros.count > 0 ? zeros[0].id : best   // a 0 dies before any other score, the smallest sequence first
     }
 
     /// A member's double at `time`, the policy's own arithmetic (`DecayingScore.value(at:)`).
