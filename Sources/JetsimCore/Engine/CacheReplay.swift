@@ -159,7 +159,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// (Mutating so that the generic replay is not copied to call it.)
     @inlinable @inline(__always) mutating func prefetch(_ object: Int32, entry: Bool) {
         let o = Int(object)
-        objects.prefetch(o)
+        objects.prefetchWhole(o)   // (64 bytes, on no particular boundary: two lines)
         _policy.prefetchState(of: object)
         if entry {
             scored?.prefetchEntry(of: object)

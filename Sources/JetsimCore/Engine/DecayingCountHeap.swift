@@ -128,7 +128,7 @@ struct DecayingCountHeap {
 
     /// Starts loading what `storedScore(of:)` reads (a hint only; mutating, so that a call through the replay's
     /// optional does not copy the heap).
-    @inlinable mutating func prefetchSlot(of id: Int32) { members.prefetch(Int(id)) }
+    @inlinable mutating func prefetchSlot(of id: Int32) { members.prefetchWhole(Int(id)) }
 
     /// The candidate that dies first at `time` (the scan's victim among the stored scores), or nil when there is none.
     /// `time` is at least that of the query before.

@@ -147,7 +147,7 @@ struct KineticTournament {
     @inlinable mutating func prefetchEntry(of id: Int32) {
         guard id >= 0 && Int(id) < slotOf.count else { return }
         let slot = Int(slotOf[Int(id)])
-        if slot >= 0 { entries.prefetch(slot) }
+        if slot >= 0 { entries.prefetchWhole(slot) }   // (an entry is 104 bytes: its score is past its first line)
     }
 
     /// The best candidate at `time` (not removed), or nil when there is none.
