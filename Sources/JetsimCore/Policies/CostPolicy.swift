@@ -13,7 +13,7 @@ import Darwin
 public struct CostPolicy: EvictionPolicy {
     public let alpha: Double
     public let halfLifeHours: Double
-    private var frequency: DecayedFrequency
+    @usableFromInline var frequency: DecayedFrequency
 
     public init(alpha: Double = 1, halfLifeHours: Double = 24) {
         self.alpha = alpha
@@ -33,9 +33,9 @@ public struct CostPolicy: EvictionPolicy {
 
     public func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
 
-    public mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
+    @inlinable @inline(__always) public mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
 
-    public func prefetchState(of app: Int32) { frequency.prefetch(app) }
+    @inlinable public func prefetchState(of app: Int32) { frequency.prefetch(app) }
 
     /// Expected relaunch cost per (byte^alpha) freed.
     public func value(_ c: KillCandidate, at time: Int) -> Double {
@@ -44,7 +44,7 @@ public struct CostPolicy: EvictionPolicy {
 
     /// footprint^alpha: the footprint itself at the default alpha 1, which is what `pow` returns there (the exact
     /// result is a double, and libm's pow is within an ulp), without its some hundred instructions per candidate.
-    @inline(__always) func freedWeight(_ footprintBytes: Int) -> Double {
+    @inlinable @inline(__always) func freedWeight(_ footprintBytes: Int) -> Double {
         let bytes = Double(max(footprintBytes, 1))
         return alpha == 1 ? bytes : pow(bytes, alpha)
     }
@@ -59,7 +59,7 @@ public struct CostPolicy: EvictionPolicy {
     }
 
     /// `value(_:at:)` as a function of time: the same operations in the same order (`(f + 1) · cost / footprint^alpha`).
-    public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
+    @inlinable @inline(__always) public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
         frequency.score(c.app, offset: 1, numerator: Double(c.relaunchCostMillis), divisor: freedWeight(c.footprintBytes))
     }
 }

@@ -4,7 +4,7 @@
 /// Parameters: `half_life_h` (24) — hours for a use to count half.
 public struct LFUPolicy: EvictionPolicy {
     public let halfLifeHours: Double
-    private var frequency: DecayedFrequency
+    @usableFromInline var frequency: DecayedFrequency
 
     public init(halfLifeHours: Double = 24) {
         self.halfLifeHours = halfLifeHours
@@ -22,9 +22,9 @@ public struct LFUPolicy: EvictionPolicy {
 
     public func band(for priorityClass: PriorityClass) -> Int { BandTable().band(for: priorityClass) }
 
-    public mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
+    @inlinable @inline(__always) public mutating func didOpen(_ app: Int32, at time: Int) { frequency.record(app, at: time) }
 
-    public func prefetchState(of app: Int32) { frequency.prefetch(app) }
+    @inlinable public func prefetchState(of app: Int32) { frequency.prefetch(app) }
 
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         let f = candidates.map { frequency.value($0.app, at: context.now) }
@@ -36,5 +36,5 @@ public struct LFUPolicy: EvictionPolicy {
     }
 
     /// The decayed use count itself (`value(at:)` is `frequency.value` bit for bit: `(f + 0) · 1 / 1`).
-    public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { frequency.score(candidate.app) }
+    @inlinable @inline(__always) public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { frequency.score(candidate.app) }
 }

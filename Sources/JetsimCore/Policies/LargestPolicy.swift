@@ -17,7 +17,7 @@ public struct LargestPolicy: EvictionPolicy {
     /// footprint, so it orders exactly as the scan's integers: for whole numbers 0 ≤ a < b, 1/(a+1) and 1/(b+1) are at
     /// least 1/((a+1)(a+2)) apart, more than one unit in the last place of 1/(a+1) (≤ 2^-52/(a+1)) while a + 2 ≤ 2^52;
     /// footprints are at most 2^50 (`DecimalParser.maxBytes`). The full engine scans (footprints change there).
-    public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
+    @inlinable public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
         assert(c.footprintBytes >= 0 && c.footprintBytes < 1 << 52, "largest: footprint \(c.footprintBytes) beyond the exact range")
         // The half-life is moot for a count of 0; the longest keeps the tournament from ever moving its time origin.
         return DecayingScore(count: 0, since: 0, halfLifeMicros: .greatestFiniteMagnitude, offset: 1, numerator: 1, divisor: Double(c.footprintBytes) + 1)
