@@ -33,7 +33,7 @@ let package = Package(
         .target(
             name: "JetsimIO",
             dependencies: [
-                "JetsimCore", "JetsimWorkloads", "CZlib",
+                "JetsimCore", "JetsimWorkloads", "CZlib", "CPrefetch",
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedPolicyFiles"]   // Policies/*.yaml built into the binary (Sources/JetsimIO/PolicyFiles.swift)

@@ -40,6 +40,10 @@ public struct RequestBatch {
         sizes.append(size)
         times.append(time)
     }
+
+    /// Gives request `k` its object number (the reader appends a request before it numbers its id).
+    @inline(__always)
+    mutating func setObject(_ k: Int, _ object: Int32) { objects[k] = object }
 }
 
 extension CacheReplay {
@@ -89,13 +93,20 @@ public final class LibCacheSimStream {
     public let path: String
     private var scanner: Scanner
 
-    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`).
-    public init(path source: String, fields: LibCacheSimTrace.Fields = .init(), format: LibCacheSimFormat = .csv, bufferSize: Int = 1 << 22,
-                name: String? = nil) throws(InputError) {
+    /// `name` stands for the file in messages when it is read from a private copy (`ReadOnceInput`). `objectLimit`: how
+    /// many distinct objects it numbers before it refuses the trace (Int32's numbers; less in tests).
+    public convenience init(path source: String, fields: LibCacheSimTrace.Fields = .init(), format: LibCacheSimFormat = .csv,
+                            bufferSize: Int = 1 << 22, name: String? = nil) throws(InputError) {
+        try self.init(path: source, fields: fields, format: format, bufferSize: bufferSize, name: name, objectLimit: Int(Int32.max))
+    }
+
+    init(path source: String, fields: LibCacheSimTrace.Fields, format: LibCacheSimFormat, bufferSize: Int, name: String?,
+         objectLimit: Int) throws(InputError) {
         let path = name ?? source
         self.path = path
         let input = try InputFile(path: source, name: path)
-        scanner = Scanner(path: path, input: input, fields: fields, binary: format == .oracleGeneral, bufferSize: max(bufferSize, 64))
+        scanner = Scanner(path: path, input: input, fields: fields, binary: format == .oracleGeneral, bufferSize: max(bufferSize, 64),
+                          objectLimit: objectLimit)
     }
 
     /// Distinct objects seen so far.
@@ -149,7 +160,7 @@ public final class LibCacheSimStream {
         let fields: LibCacheSimTrace.Fields
         /// `oracleGeneral` records rather than text lines.
         let binary: Bool
-        var ids = ObjectIDTable()
+        var ids: ObjectIDTable
         var buffer: [UInt8]
         var position = 0
         var limit = 0
@@ -161,9 +172,19 @@ public final class LibCacheSimStream {
         var requestIndex = 0
         /// False until the first fill has looked for a UTF-8 byte order mark (skipped).
         var pastStart = false
+        /// Requests of the batch being filled are numbered `numberingDelay` requests after they are read, their ids'
+        /// slots in `ids` asked for when read (`ObjectIDTable.prefetch`): the lookup of a random id waited for memory, 94 %
+        /// of its time. `unnumbered` holds the ids read and not yet numbered, by request index mod 16; requests before
+        /// `numbered` have their numbers. Every request is numbered before `fill` returns or throws, so errors still
+        /// come in the trace's order; and near the end of the numbers (Int32) ids are numbered as they are read, so that
+        /// running out is reported at its own line.
+        var unnumbered = IDRing()
+        var numbered = 0
+        static let numberingDelay = 12
 
-        init(path: String, input: InputFile, fields: LibCacheSimTrace.Fields, binary: Bool, bufferSize: Int) {
+        init(path: String, input: InputFile, fields: LibCacheSimTrace.Fields, binary: Bool, bufferSize: Int, objectLimit: Int) {
             self.path = path
+            ids = ObjectIDTable(limit: objectLimit)
             self.input = input
             self.fields = fields
             self.binary = binary
@@ -191,6 +212,42 @@ public final class LibCacheSimStream {
         }
 
         mutating func fill(_ batch: inout RequestBatch) throws(InputError) {
+            numbered = batch.count
+            defer { while numbered < batch.count { numberNext(&batch) } }   // (a throw leaves the batch to be dropped)
+            try fillUnnumbered(&batch)
+        }
+
+        /// A request read, its id numbered later (`unnumbered`), or now when the numbers are nearly spent.
+        @inline(__always)
+        private mutating func append(_ id: UInt64, size: Int, time: Int, into batch: inout RequestBatch) throws(InputError) {
+            let k = batch.count
+            if ids.count >= ids.limit - 2 * Self.numberingDelay {
+                while numbered < k { numberNext(&batch) }
+                guard let object = ids.number(id) else {
+                    throw binary ? recordError("obj_id", "more than \(ids.limit) distinct objects")
+                        : InputError(file: path, line: line, field: "obj-id", message: "more than \(ids.limit) distinct objects")
+                }
+                batch.append(object, size: size, time: time)
+                numbered = k + 1
+                return
+            }
+            batch.append(-1, size: size, time: time)
+            unnumbered[k] = id
+            ids.prefetch(id)
+            if k - numbered >= Self.numberingDelay { numberNext(&batch) }
+        }
+
+        /// Numbers the oldest request not yet numbered. Never past the last number: at most `numberingDelay` + 1 ids wait,
+        /// and only while more than 2 · `numberingDelay` numbers are left (`append` numbers at once after that).
+        @inline(__always)
+        private mutating func numberNext(_ batch: inout RequestBatch) {
+            guard let object = ids.number(unnumbered[numbered]) else { preconditionFailure("LibCacheSimStream: a waiting id past the last number") }
+            batch.setObject(numbered, object)
+            numbered += 1
+        }
+
+        /// `fill`'s reading, each request's object number left to `numberNext`.
+        private mutating func fillUnnumbered(_ batch: inout RequestBatch) throws(InputError) {
             if binary { return try fillRecords(&batch) }
             if !pastStart {
                 pastStart = true
@@ -245,8 +302,7 @@ public final class LibCacheSimStream {
                 guard size > 0 else { throw recordError("obj_size", "a zero-size request (libCacheSim drops these silently; Jetsim refuses them)") }
                 guard time >= lastTime else { throw recordError("clock_time", "times must not decrease") }
                 lastTime = time
-                guard let object = ids.number(id) else { throw recordError("obj_id", "more than \(Int32.max) distinct objects") }
-                batch.append(object, size: Int(size), time: time)
+                try append(id, size: Int(size), time: time, into: &batch)
             }
         }
 
@@ -277,11 +333,7 @@ public final class LibCacheSimStream {
             }
             guard request.time >= lastTime else { throw LibCacheSimProblem.decreasingTime(path, line: line) }
             lastTime = request.time
-            let (id, size, time) = (request.id, request.size, request.time)
-            guard let object = ids.number(id) else {
-                throw InputError(file: path, line: line, field: "obj-id", message: "more than \(Int32.max) distinct objects")
-            }
-            batch.append(object, size: size, time: time)
+            try append(request.id, size: request.size, time: request.time, into: &batch)
         }
 
         /// One request as read, valid: size in 1…`maxBytes`, time in 0…`maxMicros` µs.
@@ -374,6 +426,22 @@ public final class LibCacheSimStream {
                 start = at + 1
             }
             return nil
+        }
+    }
+}
+
+/// Sixteen object ids in place, by request index mod 16: the ids a reader has read and not yet numbered
+/// (`LibCacheSimStream.Scanner.unnumbered`). A tuple, so that the reader allocates nothing for it and indexes it unchecked.
+struct IDRing {
+    private var ids: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    subscript(request: Int) -> UInt64 {
+        @inline(__always) get {
+            withUnsafeBytes(of: ids) { $0.load(fromByteOffset: (request & 15) * 8, as: UInt64.self) }
+        }
+        @inline(__always) set {
+            withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: newValue, toByteOffset: (request & 15) * 8, as: UInt64.self) }
         }
     }
 }

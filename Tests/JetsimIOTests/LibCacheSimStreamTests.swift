@@ -1,3 +1,4 @@
+import Foundation
 import JetsimCore
 @testable import JetsimIO
 import Testing
@@ -86,5 +87,66 @@ import Testing
         for (k, id) in ids.enumerated() { #expect(table.number(id) == Int32(k)) }
         for (k, id) in ids.enumerated().reversed() { #expect(table.number(id) == Int32(k)) }
         #expect(table.count == ids.count)
+    }
+
+    /// Ids are numbered a few requests after they are read (their table slots prefetched meanwhile): the numbers are
+    /// still those of first appearance, within a batch, across batches of every size and through the table's growth.
+    @Test func numbersReadAheadAreThoseOfFirstAppearance() throws {
+        let s = try Scratch()
+        var state: UInt64 = 7
+        var text = "time,obj_id,obj_size\n", binaryRows: [(time: UInt32, id: UInt64, size: UInt32)] = []
+        for k in 0..<3000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let id = (state >> 33) % (k < 1500 ? 400 : 5000) + 1_000_000   // repeats, then mostly new ids
+            text += "\(k / 10),\(id),\(id % 997 + 1)\n"
+            binaryRows.append((UInt32(k / 10), id, UInt32(id % 997 + 1)))
+        }
+        let path = try s.write("many.csv", text)
+        let binary = s.path + "/many.oracleGeneral.bin"
+        try Data(HabitsInputTests.oracleGeneral(binaryRows)).write(to: URL(fileURLWithPath: binary))
+        var first: [String: Int32] = [:]
+        let want = try Self.reference(path).map { r -> Int32 in
+            if let n = first[r.name] { return n }
+            first[r.name] = Int32(first.count)
+            return Int32(first.count - 1)
+        }
+        for batch in [1, 5, 12, 13, 16, 100, 4096] {
+            #expect(try Self.requests(path, batch: batch, bufferSize: 1 << 12).map(\.object) == want, "batch \(batch)")
+            let stream = try LibCacheSimStream(path: binary, format: .oracleGeneral, bufferSize: 1000)
+            var b = RequestBatch(capacity: batch), got: [Int32] = []
+            while try stream.next(into: &b) { got += b.objects }
+            #expect(got == want, "oracleGeneral, batch \(batch)")
+        }
+    }
+
+    /// Past the last object number the trace is refused at the line (record) of the first object with none, whether the
+    /// numbers run out at once or after ids were numbered behind the reading (a limit below Int32's, as no test can read
+    /// 2^31 objects).
+    @Test func runningOutOfObjectNumbersNamesItsLine() throws {
+        let s = try Scratch()
+        let rows = (0..<60).map { k in (time: UInt32(k), id: UInt64(500 + k % 45), size: UInt32(10)) }   // 45 distinct ids
+        let path = try s.write("ids.csv", "time,obj_id,obj_size\n" + rows.map { "\($0.time),\($0.id),\($0.size)\n" }.joined())
+        let binary = s.path + "/ids.oracleGeneral.bin"
+        try Data(HabitsInputTests.oracleGeneral(rows)).write(to: URL(fileURLWithPath: binary))
+        func read(_ file: String, _ format: LibCacheSimFormat, limit: Int, batch: Int) throws(InputError) -> [Int32] {
+            let stream = try LibCacheSimStream(path: file, fields: .init(), format: format, bufferSize: 256, name: nil, objectLimit: limit)
+            var b = RequestBatch(capacity: batch), got: [Int32] = []
+            while try stream.next(into: &b) { got += b.objects }
+            return got
+        }
+        for batch in [4, 64] {
+            for limit in [10, 30] {   // below and above 2 × the numbering delay
+                var failure: InputError?
+                do { _ = try read(path, .csv, limit: limit, batch: batch) } catch { failure = error }
+                expectLocated(failure, line: limit + 2, field: "obj-id", message: "more than \(limit) distinct objects", input: "ids.csv")
+                failure = nil
+                do { _ = try read(binary, .oracleGeneral, limit: limit, batch: batch) } catch { failure = error }
+                #expect(failure?.field == "obj_id" && failure?.message == "record \(limit + 1) (byte offset \(limit * 24)): more than \(limit) distinct objects",
+                        "\(String(describing: failure))")
+            }
+            let all = try read(path, .csv, limit: 45, batch: batch)   // exactly enough numbers
+            #expect(all == rows.indices.map { Int32($0 % 45) })
+            #expect(try read(binary, .oracleGeneral, limit: 45, batch: batch) == all)
+        }
     }
 }
