@@ -280,7 +280,14 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 objects[o].staleScore = false
                 fixed?.set(object, score: value, sequence: sequence)
             } else {
-                if fixed?.contains(object) == true { fixed?.remove(object) }
+                if fixed?.contains(object) == true {
+                    fixed?.remove(object)
+                    objects[o].staleScore = false   // (the flag spoke of that leaf)
+                } else if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
+                    // Stale already: its stored score stands in for this one too (`stillStaleCountLimit`), unread.
+                    _checkStillStale(object, score: score, sequence: sequence, at: time)
+                    return
+                }
                 // A hit: still there with its score from before, which may stand in for the new one (`keepsStoredScore`).
                 if keepsStoredScore(object, score: score, sequence: sequence, at: time) {
                     objects[o].staleScore = true
@@ -456,6 +463,29 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         guard new.count >= old.count * (1 + 0x1p-19) || new.count >= old.decayedCount(at: new.since) * (1 + 0x1p-19) else { return false }
         if horizon < staleHorizon { staleHorizon = horizon }
         return true
+    }
+
+    /// Below this count a stale entry stays stale at its object's next departure without `keepsStoredScore` reading it
+    /// again, while `staleHorizon` has not come. Why that is what the check would find: the entry became stale when the
+    /// policy's score P passed it against the stored S, P.count ≥ S's count decayed to P.since, times (1 + 2^-19) (the
+    /// first form of the check implies this one: a decayed double never exceeds its count). Between two departures the
+    /// object is opened once (a repeated open of the foreground object is ignored before the policy hears of it), so the
+    /// new count N = P.count · 2^(−(N.since − P.since)/halfLife) + 1, and in exact arithmetic N.count ≥ S's count
+    /// decayed to N.since, times (1 + 2^-19), plus 1. The doubles of both sides are within a few units in the last
+    /// place, 2^-50 relative, of those values, so the added 1 covers them while the counts are below 2^40. The constants
+    /// (offset, weight, half-life) are those of S: a built-in's depend on the object's size and relaunch cost alone, which
+    /// a cache replay never changes (`EvictionPolicy.decayingScore`); and `time` < `staleHorizon` ≤ this entry's own
+    /// horizon, so N.since is within it too. Debug builds run the full check and require the same answer.
+    @usableFromInline static var stillStaleCountLimit: Double { 0x1p40 }
+
+    /// Debug builds: `keepsStoredScore` keeps a stale entry that the shortcut in `leave` kept unread. (It changes nothing
+    /// here: this entry's horizon is at least `staleHorizon`, the earliest of the stale ones.)
+    @inlinable mutating func _checkStillStale(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        #if DEBUG
+        let horizon = staleHorizon
+        precondition(keepsStoredScore(object, score: score, sequence: sequence, at: time) && staleHorizon == horizon,
+                     "CacheReplay: object \(object)'s stale entry no longer stands in for its score at \(time)")
+        #endif
     }
 
     /// Gives stale member `object` its policy's score (the one its last departure from the foreground computed: a score

@@ -27,7 +27,10 @@ public protocol EvictionPolicy: Sendable {
     /// `lastUseSequence` (`lfu`, `cost`, and `largest`'s constant 1 / (footprint + 1)): the candidate's score as a
     /// function of time. `selectVictim` must pick exactly that candidate, comparing `value(at: context.now)` as doubles
     /// (or an order proved identical: `largest` compares footprints); the score may change only when the
-    /// policy is told of an open of that app (`didOpen`) or the candidate's footprint or relaunch cost changes.
+    /// policy is told of an open of that app (`didOpen`) or the candidate's footprint or relaunch cost changes. An open
+    /// changes only `count` and `since`, to the count decayed to the open's time plus 1 (`DecayedFrequency.record`):
+    /// offset, weight and half-life depend on the footprint and relaunch cost alone (`CacheReplay.stillStaleCountLimit`
+    /// relies on both; its debug check would catch a policy that did otherwise).
     /// The cache replay then keeps its candidates in a `KineticTournament` (debug builds check it against
     /// `selectVictim`). nil, the default: the replay scans. The full engine always scans for these policies: its kill
     /// scopes take the minimum over a subset (idle band, idle long enough), which a tournament cannot answer without
