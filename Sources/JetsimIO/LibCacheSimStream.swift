@@ -176,8 +176,8 @@ public final class LibCacheSimStream {
         /// slots in `ids` asked for when read (`ObjectIDTable.prefetch`): the lookup of a random id waited for memory, 94 %
         /// of its time. `unnumbered` holds the ids read and not yet numbered, by request index mod 16; requests before
         /// `numbered` have their numbers. Every request is numbered before `fill` returns or throws, so errors still
-        /// come in the trace's order; and near the end of the numbers (Int32) ids are numbered as they are read, so that
-        /// running out is reported at its own line.
+        /// come in the trace's order; and near the end of the numbers (`ObjectIDTable.limit`) ids are numbered as they are
+        /// read, so that running out is reported at its own line.
         var unnumbered = IDRing()
         var numbered = 0
         static let numberingDelay = 12
@@ -213,7 +213,7 @@ public final class LibCacheSimStream {
 
         mutating func fill(_ batch: inout RequestBatch) throws(InputError) {
             numbered = batch.count
-            defer { while numbered < batch.count { numberNext(&batch) } }   // (a throw leaves the batch to be dropped)
+            defer { while numbered < batch.count { numberNext(&batch) } }   // on every exit (after a throw the batch is dropped)
             try fillUnnumbered(&batch)
         }
 
