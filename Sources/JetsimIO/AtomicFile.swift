@@ -6,7 +6,9 @@ import Darwin
 import JetsimCore
 
 /// A file written under a temporary name in its final directory and renamed into place on `commit()`, so a
-/// reader never sees a partial report. Output is buffered (one `write` per 64 KiB). Uncommitted files are
+/// reader never sees a partial report. Output is buffered: each `write` but the last is a whole number of
+/// `flushSize` blocks, so every write starts and ends on a page boundary of the file (the kernel then copies whole
+/// pages, with no partial page to zero first; a dense timeseries.csv is 59 MB). Uncommitted files are
 /// removed when the writer goes away, or by a signal (`TemporaryFiles`); the name `.NAME.PID.tmp` lets a later
 /// process remove it if this one dies.
 public final class AtomicFile {
@@ -19,7 +21,8 @@ public final class AtomicFile {
     private var capacity = AtomicFile.flushSize + 4096
     private var used = 0
     private var committed = false
-    private static let flushSize = 1 << 16
+    /// 256 KiB: a quarter of the syscalls of 64 KiB, and still in the writing core's L2 cache.
+    private static let flushSize = 1 << 18
 
     /// Whether `commit()` has put the file in place.
     public var isCommitted: Bool { committed }
@@ -63,41 +66,55 @@ public final class AtomicFile {
 
     private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(InputError) {
         guard let source = bytes.baseAddress else { return }
-        try reserve(bytes.count)
+        reserve(bytes.count)
         (buffer + used).initialize(from: source, count: bytes.count)
         used += bytes.count
-        if used >= Self.flushSize { try flush() }
+        if used >= Self.flushSize { try flushWhole() }
     }
 
     /// Appends one row rendered in place (`RowWriter`, at most `capacity` bytes) at the end of the buffer.
     public func writeRow(capacity rowCapacity: Int, _ body: (inout RowWriter) -> Void) throws(InputError) {
-        try reserve(rowCapacity)
+        reserve(rowCapacity)
         used += RowWriter.render(into: buffer + used, capacity: rowCapacity, body)
-        if used >= Self.flushSize { try flush() }
+        if used >= Self.flushSize { try flushWhole() }
     }
 
-    /// Room for `count` more bytes: flushes, and grows the buffer for a row wider than it.
-    private func reserve(_ count: Int) throws(InputError) {
+    /// Room for `count` more bytes: grows the buffer, keeping what it holds, for a row wider than the room past
+    /// `flushSize` (a flush of a partial block here would leave every later write off the page boundaries).
+    private func reserve(_ count: Int) {
         guard used + count > capacity else { return }
-        try flush()
-        if count > capacity {
-            buffer.deallocate()
-            capacity = count
-            buffer = .allocate(capacity: capacity)
-        }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: used + count)
+        grown.initialize(from: buffer, count: used)
+        buffer.deallocate()
+        (buffer, capacity) = (grown, used + count)
     }
 
+    /// Writes the buffer's whole `flushSize` blocks and moves the rest (less than a block: in practice part of a row)
+    /// to its start.
+    private func flushWhole() throws(InputError) {
+        let rest = used % Self.flushSize, whole = used - rest
+        try write(count: whole)
+        if rest > 0 { buffer.update(from: buffer + whole, count: rest) }
+        used = rest
+    }
+
+    /// Writes everything buffered.
     private func flush() throws(InputError) {
+        try write(count: used)
+        used = 0
+    }
+
+    /// Writes the buffer's first `count` bytes to the file.
+    private func write(count: Int) throws(InputError) {
         var offset = 0
-        while offset < used {
-            let n = posixWrite(fd, buffer + offset, used - offset)
+        while offset < count {
+            let n = posixWrite(fd, buffer + offset, count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError(file: path, message: "write failed: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
             }
             offset += n
         }
-        used = 0
     }
 
     /// Flushes, closes and renames the file into place.

@@ -32,4 +32,27 @@ import Testing
         let written = try String(contentsOfFile: s.path + "/wide.csv", encoding: .utf8)
         #expect(written == "head\n" + String(repeating: "x", count: 150_000) + "\n" + wide + "tail\n")
     }
+
+    /// Many rows of uneven widths across several of the buffer's blocks, with rows wider than a block among them, come
+    /// out whole and in order: each flush writes whole blocks and keeps the part of a row past them for the next.
+    @Test func rowsAcrossBlockBoundariesComeOutWhole() throws {
+        let s = try Scratch()
+        let file = try AtomicFile(path: s.path + "/blocks.csv")
+        var expected: [UInt8] = []
+        var state: UInt64 = 7
+        for k in 0..<40_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let width = k % 9_973 == 0 ? 700_000 : Int(state >> 58) + 1   // mostly 1 to 64 bytes, a few over 2 blocks
+            let letter = UInt8(97 + k % 26)
+            try file.writeRow(capacity: width + 1) { w in
+                for _ in 0..<width { w.byte(letter) }
+                w.byte(10)
+            }
+            expected += [UInt8](repeating: letter, count: width) + [10]
+        }
+        try file.commit()
+        let written = try Data(contentsOf: URL(fileURLWithPath: s.path + "/blocks.csv"))
+        #expect(written.count == expected.count)
+        #expect(Array(written) == expected)
+    }
 }
