@@ -93,19 +93,19 @@ public final class AtomicFile {
     /// to its start.
     private func flushWhole() throws(InputError) {
         let rest = used % Self.flushSize, whole = used - rest
-        try write(count: whole)
+        try writeOut(whole)
         if rest > 0 { buffer.update(from: buffer + whole, count: rest) }
         used = rest
     }
 
     /// Writes everything buffered.
     private func flush() throws(InputError) {
-        try write(count: used)
+        try writeOut(used)
         used = 0
     }
 
     /// Writes the buffer's first `count` bytes to the file.
-    private func write(count: Int) throws(InputError) {
+    private func writeOut(_ count: Int) throws(InputError) {
         var offset = 0
         while offset < count {
             let n = posixWrite(fd, buffer + offset, count - offset)
