@@ -66,7 +66,8 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
     /// The batches' storage: on Linux, an anonymous mapping the kernel is asked to back with 2 MiB pages. A dense
     /// run's writer falls a dozen batches (5 MB) behind, and the caller faulted in each new 4 KiB page (1.8 µs each on
     /// the 2-core VM: 2 ms of the engine's thread, a fifth of what sampling every minute cost); with huge pages that
-    /// is three faults. Where the hint is off (`transparent_hugepage=never`) or unknown, it is ordinary memory.
+    /// is three faults. Where the hint is off (`transparent_hugepage=never`) or unknown, it is ordinary memory; where
+    /// memory is fragmented the kernel compacts it first (at most six such faults: 11.5 MB) or falls back to 4 KiB pages.
     private static let ringBytes = depth * batchCount * MemoryLayout<Record>.stride
 
     /// The ring's storage, and whether it is a mapping (freed by `munmap`) rather than `allocate`'s.
