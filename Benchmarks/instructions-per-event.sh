@@ -20,6 +20,7 @@ sampled_file=Benchmarks/Thresholds/instructions-per-event-sampled.txt
 # Measured counts do not move between runs on one machine; 2 % leaves room for another CPU's library variants
 # (glibc picks memcpy by CPU) while a real regression (one more heap operation per event) is several per cent.
 tolerance_percent=2
+source Benchmarks/Support/instruction-gate.sh
 # `Simulator.process(_:)`: `jetsim run` calls its variant specialised for `xnu` (a thunk into a body the linker may
 # share between variants), other policies the generic one. The count is the largest inclusive cost among them.
 symbol='SimulatorV7processyyAA10TraceEventVF'
@@ -38,11 +39,7 @@ objcopy --strip-debug .build/release/jetsim "$jetsim"
 
 "$jetsim" generate --users 8 --days 14 --apps 100 --seed 42 --out "$work/gen" >/dev/null
 events=$(grep -v '^#' "$work/gen/trace.csv" | tail -n +2 | wc -l)
-# The largest inclusive count among the symbols matching $2 in callgrind output $1 (0 when none does).
-inclusive() {
-    callgrind_annotate --inclusive=yes "$1" 2>/dev/null | { grep -E "$2" || true; } \
-        | awk '{ gsub(",", "", $1); if ($1 + 0 > max) max = $1 + 0 } END { printf "%.0f\n", max }'
-}
+
 # Runs the workload under callgrind with the extra options given, writing reports to $work/<name>.
 measure() {
     local name=$1; shift
@@ -50,25 +47,12 @@ measure() {
         "$jetsim" run --device iphone-x --apps "$work/gen/apps.csv" --trace "$work/gen/trace.csv" "$@" \
         --out "$work/$name" --quiet 2> "$work/$name.valgrind.log"
 }
-# Prints the verdict of a measured count against its threshold; returns 1 when it is worse.
-verdict() {
-    local label=$1 measured=$2 threshold=$3
-    local limit=$((threshold * (100 + tolerance_percent) / 100))
-    if [ "$measured" -gt "$limit" ]; then
-        echo "$label: WORSE ($measured > $threshold + $tolerance_percent % = $limit)"
-        return 1
-    elif [ "$measured" -lt $((threshold * (100 - tolerance_percent) / 100)) ]; then
-        echo "$label: BETTER ($measured against $threshold; refresh with --update)"
-    else
-        echo "$label: EQUAL ($measured against $threshold ± $tolerance_percent %)"
-    fi
-}
 
 measure hourly --sample-interval 1h
-instructions=$(inclusive "$work/hourly.out" "$symbol")
+instructions=$(callgrind_inclusive "$work/hourly.out" "$symbol")
 measure sampled
-sampled_instructions=$(inclusive "$work/sampled.out" "$symbol")
-writer_instructions=$(inclusive "$work/sampled.out" "$writer_symbol")
+sampled_instructions=$(callgrind_inclusive "$work/sampled.out" "$symbol")
+writer_instructions=$(callgrind_inclusive "$work/sampled.out" "$writer_symbol")
 if [ "$instructions" -eq 0 ] || [ "$sampled_instructions" -eq 0 ]; then
     echo "instructions-per-event: nothing counted; was Simulator.process renamed? (symbol $symbol)" >&2
     exit 1
@@ -91,7 +75,7 @@ if [ "${1:-}" = "--update" ]; then
     exit 0
 fi
 worse=0
-verdict "instructions per event" "$per_event" "$(tr -dc '0-9' < "$threshold_file")" || worse=1
-verdict "instructions per event, 60 s samples" "$sampled_per_event" "$(awk '$1 == "engine-per-event" { print $2 }' "$sampled_file")" || worse=1
-verdict "report writer's instructions per row, 60 s samples" "$writer_per_row" "$(awk '$1 == "writer-per-row" { print $2 }' "$sampled_file")" || worse=1
+gate_verdict "instructions per event" "$per_event" "$(tr -dc '0-9' < "$threshold_file")" || worse=1
+gate_verdict "instructions per event, 60 s samples" "$sampled_per_event" "$(awk '$1 == "engine-per-event" { print $2 }' "$sampled_file")" || worse=1
+gate_verdict "report writer's instructions per row, 60 s samples" "$writer_per_row" "$(awk '$1 == "writer-per-row" { print $2 }' "$sampled_file")" || worse=1
 exit $worse

@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 threshold_file=Benchmarks/Thresholds/instructions-per-request.txt
 tolerance_percent=2
+source Benchmarks/Support/instruction-gate.sh
 symbol='CacheReplayRunnerV11replayBatch'
 # name, then cachesim's --policy and --capacity (the grid: each request through 15 cells; counted per request).
 cases=(
@@ -39,8 +40,7 @@ for entry in "${cases[@]}"; do
     read -r name policy capacity <<< "$entry"
     valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" "$jetsim" cachesim --trace "$work/trace.csv" \
         --policy "$policy" --capacity "$capacity" --jobs 1 --out "$work/$name" --quiet 2> "$work/$name.log"
-    instructions=$(callgrind_annotate --inclusive=yes "$work/$name.out" 2>/dev/null | { grep "$symbol" || true; } \
-        | awk '{ gsub(",", "", $1); if ($1 + 0 > max) max = $1 + 0 } END { printf "%.0f\n", max }')
+    instructions=$(callgrind_inclusive "$work/$name.out" "$symbol")
     if [ "$instructions" -eq 0 ]; then
         echo "instructions-per-request: nothing counted for $name; was replayBatch renamed? (symbol $symbol)" >&2
         exit 1
@@ -48,17 +48,7 @@ for entry in "${cases[@]}"; do
     per_request=$((instructions / requests))
     measured+=("$name $per_request")
     if [ "${1:-}" = "--update" ]; then echo "$name: $per_request instructions per request"; continue; fi
-    threshold=$(awk -v n="$name" '$1 == n { print $2 }' "$threshold_file")
-    if [ -z "$threshold" ]; then echo "$name: $per_request per request, no threshold (run with --update)"; worse=1; continue; fi
-    limit=$((threshold * (100 + tolerance_percent) / 100))
-    if [ "$per_request" -gt "$limit" ]; then
-        echo "$name: WORSE ($per_request instructions per request > $threshold + $tolerance_percent % = $limit)"
-        worse=1
-    elif [ "$per_request" -lt $((threshold * (100 - tolerance_percent) / 100)) ]; then
-        echo "$name: BETTER ($per_request instructions per request against $threshold; refresh with --update)"
-    else
-        echo "$name: EQUAL ($per_request instructions per request against $threshold ± $tolerance_percent %)"
-    fi
+    gate_verdict "$name, instructions per request" "$per_request" "$(awk -v n="$name" '$1 == n { print $2 }' "$threshold_file")" || worse=1
 done
 if [ "${1:-}" = "--update" ]; then
     printf '%s\n' "${measured[@]}" > "$threshold_file"
