@@ -67,13 +67,16 @@ public func simulate(
             let started = DispatchTime.now().uptimeNanoseconds
             var count = 0
             var probes = residency.map(ResidencyProbes.init)
-            while let event = try source.next() {
-                probes?.probe(before: event.time, &simulator)
-                simulator.process(event)
-                count += 1
-                if let progress, count & 0x3FFFF == 0 {
-                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-                    progress(count, event.time, Int(Double(count) / max(seconds, 1e-9)))
+            var batch: [TraceEvent] = []
+            while try source.nextBatch(into: &batch) {
+                for event in batch {
+                    probes?.probe(before: event.time, &simulator)
+                    simulator.process(event)
+                    count += 1
+                    if let progress, count & 0x3FFFF == 0 {
+                        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                        progress(count, event.time, Int(Double(count) / max(seconds, 1e-9)))
+                    }
                 }
             }
             probes?.probe(before: nil, &simulator)

@@ -7,9 +7,13 @@ public enum EventSource {
     case libCacheSim(LibCacheSimTrace)
     case loaded([TraceEvent], position: Int)
     case readAhead(EventsReadAhead)
+    /// A streamed trace whose malformed line `nextBatch` met after other events of a batch: they went out first, and
+    /// every later read throws the line's error.
+    case failed(InputError)
 
     public mutating func next() throws(InputError) -> TraceEvent? {
         switch self {
+        case let .failed(error): throw error
         case let .jetsim(r): return try r.next()
         case let .libCacheSim(r): return try r.next()
         case let .readAhead(r): return try r.next()
@@ -27,6 +31,35 @@ public enum EventSource {
         while events.count < count, let e = try next() { events.append(e) }
     }
 
+    /// Replaces `batch` with the next events (at least one), the source's own batch where it reads ahead (swapped, not
+    /// copied, so a caller that passes the same array back allocates nothing); false, leaving `batch` empty, at the
+    /// end. The events and any error are `next()`'s: the events before a malformed line come first, then its error.
+    /// A loop over batches spends nothing per event on the source (`simulate` handed out each event through this
+    /// enum, a class and its exclusivity checks: about 220 instructions an event).
+    public mutating func nextBatch(into batch: inout [TraceEvent]) throws(InputError) -> Bool {
+        switch self {
+        case let .readAhead(r):
+            return try r.nextBatch(into: &batch)
+        case let .loaded(events, position):
+            batch.removeAll(keepingCapacity: true)
+            guard position < events.count else { return false }
+            batch.append(contentsOf: events[position...])
+            self = .loaded(events, position: events.count)
+            return true
+        case .jetsim, .libCacheSim:
+            batch.removeAll(keepingCapacity: true)
+            do throws(InputError) {
+                try next(into: &batch, upTo: EventsReadAhead.batchCount)
+            } catch {
+                guard !batch.isEmpty else { throw error }
+                self = .failed(error)   // the events before the malformed line first
+            }
+            return !batch.isEmpty
+        case let .failed(error):
+            throw error
+        }
+    }
+
     /// Reads everything that is left (for policies that need the future).
     public mutating func readAll() throws(InputError) -> [TraceEvent] {
         var events: [TraceEvent] = []
@@ -39,7 +72,7 @@ public enum EventSource {
     /// thread's from now on. A loaded array stays as it is.
     public func readingAhead() -> EventSource {
         switch self {
-        case .loaded, .readAhead: return self
+        case .loaded, .readAhead, .failed: return self
         case .jetsim, .libCacheSim: return .readAhead(EventsReadAhead(self))
         }
     }
@@ -78,6 +111,23 @@ public final class EventsReadAhead {
         }
         defer { position += 1 }
         return batch[position]
+    }
+
+    /// The rest of the current batch, or the next batch, in place of `batch` (see `EventSource.nextBatch(into:)`).
+    public func nextBatch(into batch: inout [TraceEvent]) throws(InputError) -> Bool {
+        if position < self.batch.count {
+            batch.removeAll(keepingCapacity: true)
+            batch.append(contentsOf: self.batch[position...])
+            position = self.batch.count
+            return true
+        }
+        while true {
+            guard try ahead.next(into: &batch) else {
+                batch.removeAll(keepingCapacity: true)
+                return false
+            }
+            if !batch.isEmpty { return true }
+        }
     }
 
     /// The source, owned by the reader's thread (the only one that touches it once reading ahead).

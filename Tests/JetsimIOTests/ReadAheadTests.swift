@@ -32,6 +32,53 @@ import Testing
         }
     }
 
+    /// `drain`, a batch at a time (`EventSource.nextBatch`, as `simulate` reads), after `first` events one at a time.
+    func drainBatches(_ source: EventSource, first: Int = 0) -> (events: [TraceEvent], error: InputError?) {
+        var source = source
+        var events: [TraceEvent] = []
+        var batch: [TraceEvent] = [TraceEvent(time: -1, app: 0, kind: .open)]   // replaced, never appended to
+        do {
+            for _ in 0..<first { if let e = try source.next() { events.append(e) } }
+            while try source.nextBatch(into: &batch) {
+                #expect(!batch.isEmpty)
+                events += batch
+            }
+            #expect(batch.isEmpty)
+            #expect(try source.nextBatch(into: &batch) == false)
+            return (events, nil)
+        } catch {
+            return (events, error)
+        }
+    }
+
+    @Test(arguments: [0, 1, EventsReadAhead.batchCount + 1])
+    func batchesGiveTheSameEventsAndErrorAsOneAtATime(first: Int) throws {
+        let s = try Scratch()
+        let rows = 2 * EventsReadAhead.batchCount + 5
+        let good = try s.write("good.csv", trace(rows: rows))
+        let bad = try s.write("bad.csv", trace(rows: rows, tail: "\(rows),zz,open,\n\(rows + 1),a,open,\n"))
+        for path in [good, bad] {
+            let serial = drain(.jetsim(try TraceReader(path: path, catalog: catalog)))
+            let sources: [EventSource] = [
+                .jetsim(try TraceReader(path: path, catalog: catalog)),
+                EventSource.jetsim(try TraceReader(path: path, catalog: catalog)).readingAhead(),
+                .loaded(serial.events, position: 0),
+            ]
+            for (k, source) in sources.enumerated() {
+                let batched = drainBatches(source, first: first)
+                #expect(batched.events == serial.events, "source \(k)")
+                if k < 2 {   // a loaded array holds the events before the error only
+                    #expect(batched.error?.line == serial.error?.line && batched.error?.field == serial.error?.field, "source \(k)")
+                }
+            }
+        }
+        let libCacheSim = try s.write("l.csv", "time,obj_id,obj_size\n" + (0..<20_000).map { "\($0),\($0 % 977),\($0 % 13 + 1)\n" }.joined())
+        let serial = drain(.libCacheSim(try LibCacheSimTrace(path: libCacheSim)))
+        #expect(drainBatches(.libCacheSim(try LibCacheSimTrace(path: libCacheSim)), first: first).events == serial.events)
+        #expect(drainBatches(EventSource.libCacheSim(try LibCacheSimTrace(path: libCacheSim)).readingAhead(), first: first).events
+                == serial.events)
+    }
+
     @Test func readingAheadGivesTheSameEventsOverSeveralBatches() throws {
         let s = try Scratch()
         let path = try s.write("t.csv", trace(rows: 2 * EventsReadAhead.batchCount + 123))
