@@ -79,6 +79,24 @@ public final class AtomicFile {
         if used >= Self.flushSize { try flushWhole() }
     }
 
+    /// Appends `count` rows, each rendered by `body` at the address it is given (at most `rowCapacity` bytes; it returns
+    /// how many it wrote): an idle stretch's thousands of rows go into the buffer a room's worth at a time, without a
+    /// call into the file and a room check per row.
+    public func writeRows(_ count: Int, capacity rowCapacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) throws(InputError) {
+        var left = count
+        while left > 0 {
+            reserve(rowCapacity)
+            let fitting = min(left, (capacity - used) / rowCapacity)   // at least one after `reserve`
+            for _ in 0..<fitting {
+                let width = body(buffer + used)
+                assert(width <= rowCapacity, "AtomicFile: a row is wider than its capacity")
+                used += width
+            }
+            left -= fitting
+            if used >= Self.flushSize { try flushWhole() }
+        }
+    }
+
     /// Room for `count` more bytes: grows the buffer, keeping what it holds, for a row wider than the room past
     /// `flushSize` (a flush of a partial block here would leave every later write off the page boundaries).
     private func reserve(_ count: Int) {

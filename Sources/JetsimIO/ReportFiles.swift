@@ -406,11 +406,15 @@ public final class ReportStream: SimulationRecordSink {
         guard template.start(at: sample.time + interval, step: interval) else {
             return sameState(at: stride(from: sample.time + interval, through: sample.time + (count - 1) * interval, by: interval))
         }
+        var advance = false   // the first row is at the time `start` set
         do {
-            for k in 1..<count {
-                if k > 1 { template.advance() }
+            try timeseries.writeRows(count - 1, capacity: template.rowCapacity) { at in
+                if advance { template.advance() }
+                advance = true
                 let row = template.row
-                try timeseries.writeRow(capacity: row.count) { $0.bytes(row) }
+                guard let source = row.baseAddress else { return 0 }
+                at.update(from: source, count: row.count)
+                return row.count
             }
         } catch { failure = error }
     }

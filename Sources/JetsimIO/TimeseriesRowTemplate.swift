@@ -121,6 +121,9 @@ final class TimeseriesRowTemplate {
         assert(carry == 0, "TimeseriesRowTemplate: the time outgrew its digits")
     }
 
+    /// The widest `row` of this state: every digit of the time field, the point, the milliseconds and the state.
+    var rowCapacity: Int { Self.stateStart + stateCount }
+
     /// The row: the time field, then the state.
     var row: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: bytes + first, count: Self.stateStart + stateCount - first)

@@ -55,4 +55,38 @@ import Testing
         #expect(written.count == expected.count)
         #expect(Array(written) == expected)
     }
+
+    /// Runs of rows (`writeRows`, an idle stretch's samples), between single rows, short and long runs, narrow and
+    /// wider than two blocks: every row whole and in order, across the block boundaries.
+    @Test func runsOfRowsComeOutWholeAndInOrder() throws {
+        let s = try Scratch()
+        let file = try AtomicFile(path: s.path + "/runs.csv")
+        var expected: [UInt8] = []
+        var state: UInt64 = 11
+        for k in 0..<1_500 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let capacity = k % 397 == 0 ? 600_000 : 80
+            let count = capacity == 80 ? Int(state >> 56) : 3   // 0 to 255 narrow rows, or three over two blocks wide
+            var row = 0
+            try file.writeRows(count, capacity: capacity) { at in
+                let width = capacity == 80 ? 20 + (k + row) % 60 : capacity - 1   // uneven widths up to the capacity
+                let letter = UInt8(97 + (k + row) % 26)
+                at.initialize(repeating: letter, count: width - 1)
+                at[width - 1] = 10
+                row += 1
+                return width
+            }
+            for r in 0..<count {
+                let width = capacity == 80 ? 20 + (k + r) % 60 : capacity - 1
+                expected += [UInt8](repeating: UInt8(97 + (k + r) % 26), count: width - 1) + [10]
+            }
+            #expect(row == count)
+            try file.writeRow(capacity: 4) { $0.bytes("#\n" as StaticString) }
+            expected += Array("#\n".utf8)
+        }
+        try file.commit()
+        let written = try Data(contentsOf: URL(fileURLWithPath: s.path + "/runs.csv"))
+        #expect(written.count == expected.count)
+        #expect(Array(written) == expected)
+    }
 }
