@@ -304,8 +304,19 @@ extension Simulator {
     ///   critical threshold, each left again above 115 % of its threshold (vm_pageout.c:10041–10060).
     /// The four percentages are the device's `pressure_*_pct` keys. The shares are compared in exact arithmetic on
     /// bytes, all whole pages (the kernel truncates its thresholds to whole pages first: at most a page apart).
+    ///
+    /// Inlined where it runs, two or three times per event, and mostly finds the level unchanged: only a change goes out
+    /// of line (`changePressureLevel`).
+    @inline(__always)
     mutating func updatePressureLevel() {
         guard !device.cacheEquivalent else { return }   // a cache has no pressure levels
+        let level = nextPressureLevel()
+        if level != pressure { changePressureLevel(to: level) }
+    }
+
+    /// The level `vm_pressure_response` moves to from the current one (see `updatePressureLevel`).
+    @inline(__always)   // as `recheckPending`
+    private func nextPressureLevel() -> PressureLevel {
         let t = limits.pressure
         let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
         let total = nonCompressed + memory.compressorPool
@@ -330,7 +341,12 @@ extension Simulator {
         case .critical:
             if toNormal() { level = .normal } else if criticalToWarning() { level = .warning }
         }
-        guard level != pressure else { return }
+        return level
+    }
+
+    /// Moves the pressure level to `level` (a change): the time spent at the old one, the sustained-pressure chain, and
+    /// memory warnings when it rises.
+    private mutating func changePressureLevel(to level: PressureLevel) {
         let old = pressure
         integratePressureTime()
         pressure = level
