@@ -171,7 +171,7 @@ public struct RowWriter {
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `width` digits.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func digits(_ value: UInt, width: Int = 1) {
         let length = max(Self.decimalLength(value), width)
         assert(length <= capacity &- _count, "RowWriter: the row is wider than its buffer")
@@ -254,7 +254,7 @@ public struct RowWriter {
 
     /// `rounded` thousandths (a rounded magnitude), signed: `fixed`'s rendering of its rounded quotient with three
     /// decimals.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func thousandths(_ rounded: UInt, negative: Bool) {
         if negative && rounded != 0 { byte(45) }
         let whole = rounded / 1000, fraction = UInt32(truncatingIfNeeded: rounded &- whole &* 1000)
