@@ -31,7 +31,8 @@ public enum EventSource {
         while events.count < count, let e = try next() { events.append(e) }
     }
 
-    /// Replaces `batch` with the next events (at least one), the source's own batch where it reads ahead (swapped, not
+    /// Replaces `batch` with the next events (at least one, at most `EventsReadAhead.batchCount`, so a loaded trace is not
+    /// copied whole), the source's own batch where it reads ahead (swapped, not
     /// copied, so a caller that passes the same array back allocates nothing); false, leaving `batch` empty, at the
     /// end. The events and any error are `next()`'s: the events before a malformed line come first, then its error.
     /// A loop over batches spends nothing per event on the source (`simulate` handed out each event through this
@@ -41,10 +42,12 @@ public enum EventSource {
         case let .readAhead(r):
             return try r.nextBatch(into: &batch)
         case let .loaded(events, position):
+            // A batch's worth at a time: the whole rest at once would double a loaded trace's memory.
             batch.removeAll(keepingCapacity: true)
             guard position < events.count else { return false }
-            batch.append(contentsOf: events[position...])
-            self = .loaded(events, position: events.count)
+            let end = min(events.count, position + EventsReadAhead.batchCount)
+            batch.append(contentsOf: events[position..<end])
+            self = .loaded(events, position: end)
             return true
         case .jetsim, .libCacheSim:
             batch.removeAll(keepingCapacity: true)

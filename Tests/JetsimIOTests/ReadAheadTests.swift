@@ -40,7 +40,7 @@ import Testing
         do {
             for _ in 0..<first { if let e = try source.next() { events.append(e) } }
             while try source.nextBatch(into: &batch) {
-                #expect(!batch.isEmpty)
+                #expect(!batch.isEmpty && batch.count <= EventsReadAhead.batchCount)
                 events += batch
             }
             #expect(batch.isEmpty)
