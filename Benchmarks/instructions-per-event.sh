@@ -5,9 +5,10 @@
 # Parsing (its own thread) and report files (the writer's) are left out of both.
 # Instruction counts are deterministic, unlike wall clock on this 2-core VM, so this is the speed gate of `.ci/run`.
 #
-# A second run of the same workload with the default 60 s samples gates what sampling costs (issue 23): the engine loop's
-# instructions per event with them, and the report writer's per row it renders (kills.csv and timeseries.csv, counted
-# inside `WriteBehindSink.handOff`'s closure on the writer's thread, so the kernel's part of a write is left out).
+# A second run of the same workload with the default 60 s samples gates what sampling costs (issue 23): the rules'
+# (`Simulator.process`) instructions per event with them, and the report writer's per row it renders (kills.csv and
+# timeseries.csv, counted inside `WriteBehindSink.handOff`'s closure on the writer's thread, so the kernel's part of a
+# write is left out).
 #
 #   bash Benchmarks/instructions-per-event.sh           # measure; fails when above a threshold by more than 2 %
 #   bash Benchmarks/instructions-per-event.sh --update  # write the measured counts as the new thresholds

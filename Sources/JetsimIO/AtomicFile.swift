@@ -82,7 +82,9 @@ public final class AtomicFile {
     /// Appends `count` rows, each rendered by `body` at the address it is given (at most `rowCapacity` bytes; it returns
     /// how many it wrote): an idle stretch's thousands of rows go into the buffer a room's worth at a time, without a
     /// call into the file and a room check per row.
+    /// `body` must not write past `rowCapacity` bytes (checked in debug builds): it writes in place, past any check.
     public func writeRows(_ count: Int, capacity rowCapacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) throws(InputError) {
+        precondition(rowCapacity > 0, "AtomicFile.writeRows: a row's capacity must be positive")
         var left = count
         while left > 0 {
             reserve(rowCapacity)

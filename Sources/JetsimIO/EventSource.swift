@@ -34,23 +34,22 @@ public enum EventSource {
     /// Replaces `batch` with the next events (at least one, at most `EventsReadAhead.batchCount`, so a loaded trace is not
     /// copied whole), the source's own batch where it reads ahead (swapped, not
     /// copied, so a caller that passes the same array back allocates nothing); false, leaving `batch` empty, at the
-    /// end. The events and any error are `next()`'s: the events before a malformed line come first, then its error.
-    /// A loop over batches spends nothing per event on the source (`simulate` handed out each event through this
-    /// enum, a class and its exclusivity checks: about 220 instructions an event).
+    /// end. The events and any error are `next()`'s: the events before a malformed line come first, then its error
+    /// (with `batch` empty). A loop over batches spends nothing per event on the source (`simulate` handed out each
+    /// event through this enum, a class and its exclusivity checks: about 207 instructions an event).
     public mutating func nextBatch(into batch: inout [TraceEvent]) throws(InputError) -> Bool {
+        batch.removeAll(keepingCapacity: true)
         switch self {
         case let .readAhead(r):
             return try r.nextBatch(into: &batch)
         case let .loaded(events, position):
             // A batch's worth at a time: the whole rest at once would double a loaded trace's memory.
-            batch.removeAll(keepingCapacity: true)
             guard position < events.count else { return false }
             let end = min(events.count, position + EventsReadAhead.batchCount)
             batch.append(contentsOf: events[position..<end])
             self = .loaded(events, position: end)
             return true
         case .jetsim, .libCacheSim:
-            batch.removeAll(keepingCapacity: true)
             do throws(InputError) {
                 try next(into: &batch, upTo: EventsReadAhead.batchCount)
             } catch {
@@ -116,19 +115,16 @@ public final class EventsReadAhead {
         return batch[position]
     }
 
-    /// The rest of the current batch, or the next batch, in place of `batch` (see `EventSource.nextBatch(into:)`).
+    /// The rest of the current batch, or the next batch, in place of `batch` (see `EventSource.nextBatch(into:)`;
+    /// `batch` comes in empty and stays so on a throw: the reader refills whatever array it is given).
     public func nextBatch(into batch: inout [TraceEvent]) throws(InputError) -> Bool {
         if position < self.batch.count {
-            batch.removeAll(keepingCapacity: true)
             batch.append(contentsOf: self.batch[position...])
             position = self.batch.count
             return true
         }
         while true {
-            guard try ahead.next(into: &batch) else {
-                batch.removeAll(keepingCapacity: true)
-                return false
-            }
+            guard try ahead.next(into: &batch) else { return false }   // `batch` left as it was: empty
             if !batch.isEmpty { return true }
         }
     }

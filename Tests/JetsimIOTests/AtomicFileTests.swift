@@ -69,7 +69,7 @@ import Testing
             let count = capacity == 80 ? Int(state >> 56) : 3   // 0 to 255 narrow rows, or three over two blocks wide
             var row = 0
             try file.writeRows(count, capacity: capacity) { at in
-                let width = capacity == 80 ? 20 + (k + row) % 60 : capacity - 1   // uneven widths up to the capacity
+                let width = capacity == 80 ? 20 + (k + row) % 61 : capacity   // uneven widths, the capacity itself among them
                 let letter = UInt8(97 + (k + row) % 26)
                 at.initialize(repeating: letter, count: width - 1)
                 at[width - 1] = 10
@@ -77,7 +77,7 @@ import Testing
                 return width
             }
             for r in 0..<count {
-                let width = capacity == 80 ? 20 + (k + r) % 60 : capacity - 1
+                let width = capacity == 80 ? 20 + (k + r) % 61 : capacity
                 expected += [UInt8](repeating: UInt8(97 + (k + r) % 26), count: width - 1) + [10]
             }
             #expect(row == count)
