@@ -91,17 +91,9 @@ public final class EventsReadAhead {
 
     init(_ source: EventSource) {
         let reader = SourceBox(source)
+        // The source's own batches: the events before a bad line first, as a serial read gives them, then its error.
         ahead = ReadAhead(empty: { [] }, fill: { (batch: inout [TraceEvent]) throws(InputError) -> Bool in
-            batch.removeAll(keepingCapacity: true)
-            batch.reserveCapacity(EventsReadAhead.batchCount)
-            if let error = reader.pending { throw error }
-            do throws(InputError) {
-                try reader.source.next(into: &batch, upTo: EventsReadAhead.batchCount)
-            } catch {
-                guard !batch.isEmpty else { throw error }
-                reader.pending = error   // the events before the bad line first, as a serial read gives them
-            }
-            return !batch.isEmpty
+            try reader.source.nextBatch(into: &batch)
         })
     }
 
@@ -132,8 +124,6 @@ public final class EventsReadAhead {
     /// The source, owned by the reader's thread (the only one that touches it once reading ahead).
     private final class SourceBox: @unchecked Sendable {
         var source: EventSource
-        /// The error met after a batch's first events, thrown by the next fill.
-        var pending: InputError?
         init(_ source: EventSource) { self.source = source }
     }
 }
