@@ -14,11 +14,15 @@ let benchmarks: @Sendable () -> Void = {
         // adds thousands.
         .mallocCountTotal: .init(relative: [.p90: 25.0], absolute: [.p90: 20]),
     ]
+    // CI's allocation gate sets JETSIM_BENCHMARK_MAX_ITERATIONS (.ci/run): the counts it gates are the same in every
+    // iteration after the warm-up, so two say what twenty do, in a third of the time.
+    let iterationCap = ProcessInfo.processInfo.environment["JETSIM_BENCHMARK_MAX_ITERATIONS"].flatMap { Int($0) }.map { max(1, $0) }
+    func iterations(_ n: Int) -> Int { min(n, iterationCap ?? n) }
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 1,
         maxDuration: .seconds(3),
-        maxIterations: 20,
+        maxIterations: iterations(20),
         thresholds: gated
     )
 
@@ -43,7 +47,7 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         // The gated tolerance too: without it the plugin's default 5 % applied, and the runtime's few allocations that
         // vary from machine to machine (44 or 48 here) failed the gate.
-        Benchmark(name, configuration: .init(metrics: parseMetrics, thresholds: gated)) { benchmark in
+        Benchmark(name, configuration: .init(metrics: parseMetrics, maxIterations: iterations(20), thresholds: gated)) { benchmark in
             for _ in benchmark.scaledIterations {
                 let start = DispatchTime.now().uptimeNanoseconds
                 blackHole(try read())
@@ -86,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
     let exactCount: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
     /// One cache-replay benchmark: `policy` over the Zipf requests, request `k` at `time(k)`.
     func replayBenchmark<P: EvictionPolicy>(_ name: String, _ policy: P, time: @escaping (Int) -> Int) {
-        Benchmark(name, configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 10,
+        Benchmark(name, configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: iterations(10),
                                              thresholds: exactCount)) { benchmark in
             for _ in benchmark.scaledIterations {
                 var cache = CacheReplay(capacityBytes: zipf.onePercentCapacity, policy: policy)
@@ -121,7 +125,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // A one-pass grid, as `jetsim cachesim` runs it on one thread: 5 policies × 3 capacities (0.1, 1 and 10 % of the
     // working set), each batch of 4 096 requests through every cell in turn.
-    Benchmark("CacheGrid-5x3-1M-requests", configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: 5,
+    Benchmark("CacheGrid-5x3-1M-requests", configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxIterations: iterations(5),
                                                                thresholds: exactCount)) { benchmark in
         let capacities = [zipf.onePercentCapacity / 10, zipf.onePercentCapacity, zipf.onePercentCapacity * 10]
         for _ in benchmark.scaledIterations {
@@ -170,7 +174,8 @@ let benchmarks: @Sendable () -> Void = {
     // peak-RSS metric, whose sampling thread allocates while the region runs (see Baseline-empty-region), so the count
     // is the engine's alone — zero, and gated at zero.
     let steady = Workload(apps: 100, users: 4, days: 30)   // ≈ 20 000 events: half to warm up, 10 000 measured
-    Benchmark("SteadyState-10k-events", configuration: .init(metrics: [.wallClock, .mallocCountTotal], thresholds: exactCount)) { benchmark in
+    Benchmark("SteadyState-10k-events", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: iterations(20),
+                                                                                      thresholds: exactCount)) { benchmark in
         // Reports stream kills and samples (CountersOnlyObserver keeps none), as `jetsim run` does.
         var sim = Simulator(device: device, catalog: steady.catalog, policy: XNUPolicy(), observer: CountersOnlyObserver())
         let warm = max(0, steady.events.count - 10_000)
