@@ -16,7 +16,8 @@ import Testing
         q.schedule(.sustainedPressure, at: 30)   // same time as the aging end, scheduled after it
         q.schedule(.wakeEnd, at: 10)
         q.schedule(.pressureRecheck, at: 30)
-        #expect(drain(&q).map(\.0) == [.wakeEnd, .growthStep, .agingEnd, .sustainedPressure, .pressureRecheck])
+        q.schedule(.sample, at: 20)   // same time as the growth check, scheduled after it
+        #expect(drain(&q).map(\.0) == [.wakeEnd, .growthStep, .sample, .agingEnd, .sustainedPressure, .pressureRecheck])
         #expect(q.count == 0)
     }
 
@@ -28,6 +29,16 @@ import Testing
         #expect(q.count == 2)
         #expect(q.pendingTime(of: .growthStep) == 40 && q.pendingTime(of: .pressureRecheck) == nil)
         #expect(drain(&q).map(\.1) == [40, 45])
+    }
+
+    /// At most one sample is pending (the next is scheduled once the last has come out): it has a slot, not a heap entry.
+    @Test func theSampleTimerHasASlot() {
+        var q = TimerQueue()
+        q.schedule(.sample, at: 60, token: 1)
+        q.schedule(.sample, at: 70, token: 2)
+        q.schedule(.agingEnd, at: 65)
+        #expect(q.count == 2 && q.pendingTime(of: .sample) == 70)
+        #expect(drain(&q).map(\.1) == [65, 70])
     }
 
     @Test func aCancelledSlotIsEmpty() {
@@ -82,7 +93,7 @@ import Testing
     func slotsAndHeapTogetherPopInTimeThenSequenceOrder(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var q = TimerQueue()
-        let slotKinds: [TimerKind] = [.growthStep, .sustainedPressure, .pressureRecheck]
+        let slotKinds: [TimerKind] = [.growthStep, .sustainedPressure, .pressureRecheck, .sample]
         var pending: [(time: Int, app: Int32, kind: TimerKind)] = []   // apps number the timers in schedule order
         var popped: [Int32] = [], expected: [Int32] = []
         for k in 0..<3000 {
@@ -92,12 +103,12 @@ import Testing
                 q.schedule(.agingEnd, at: time, app: Int32(k))
                 pending.append((time, Int32(k), .agingEnd))
             case 2:
-                let kind = slotKinds[Int(rng.next() % 3)]
+                let kind = slotKinds[Int(rng.next() % 4)]
                 q.schedule(kind, at: time, app: Int32(k))
                 pending.removeAll { $0.kind == kind }
                 pending.append((time, Int32(k), kind))
             case 3:
-                let kind = slotKinds[Int(rng.next() % 3)]
+                let kind = slotKinds[Int(rng.next() % 4)]
                 q.cancel(kind)
                 pending.removeAll { $0.kind == kind }
             default:
