@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
         .mallocCountTotal: .init(relative: [.p90: 25.0], absolute: [.p90: 20]),
     ]
     // CI's allocation gate sets JETSIM_BENCHMARK_MAX_ITERATIONS (.ci/run): the counts it gates are the same in every
-    // iteration after the warm-up, so two say what twenty do, in a third of the time.
+    // iteration after the warm-up, so two say what ten or twenty do, in a fraction of the time.
     let iterationCap = ProcessInfo.processInfo.environment["JETSIM_BENCHMARK_MAX_ITERATIONS"].flatMap { Int($0) }.map { max(1, $0) }
     func iterations(_ n: Int) -> Int { min(n, iterationCap ?? n) }
     Benchmark.defaultConfiguration = .init(

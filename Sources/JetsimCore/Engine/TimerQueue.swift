@@ -40,7 +40,7 @@ struct PendingTimer: Comparable {
 /// replaced by the next one of its kind scheduled, which only drops timers that were stale (a third of all timers:
 /// each foreground session leaves a growth check behind, each pressure episode a sustained-pressure tick). The sample
 /// timer has a slot too: the next sample is scheduled only once the one before has fired, so it replaces nothing, and
-/// a densely sampled run's most frequent timer skips the heap's walks (about a quarter of what sampling cost the engine).
+/// the heap's walks are spared it (1.5 % of an event's instructions with hourly samples, 0.7 % with minute ones).
 struct TimerQueue {
     /// Heap-ordered by (time, sequence): every entry precedes its children.
     private var heap: UncheckedArray<PendingTimer>
