@@ -95,29 +95,29 @@ final class TimeseriesRowTemplate {
     /// Advances the time field by the step given to `start` (which returned true). The times of a run are below 2^63
     /// µs, 13 digits of seconds: no carry reaches the buffer's start.
     func advance() {
-        var position = stepLowest, carry: UInt8 = 0
+        // Locals, and wrapping byte arithmetic (a digit plus a step digit and a carry is at most 57 + 10): the loop
+        // runs once or twice a row, most of an idle stretch's rendering.
+        let bytes = self.bytes, stepDigits = self.stepDigits, highest = stepHighest
+        var position = stepLowest, carry: UInt8 = 0, leftmost = first
         while position >= 0 {
             if position == Self.pointIndex {
                 position -= 1
                 continue
             }
-            let add = stepDigits[position] + carry
+            let add = stepDigits[position] &+ carry
             if add == 0 {
-                if position <= stepHighest { break }   // no more digits to add and no carry
+                if position <= highest { break }   // no more digits to add and no carry
                 position -= 1
                 continue
             }
-            var digit = bytes[position] - 48 + add   // at most 9 + 9 + 1
-            carry = 0
-            if digit >= 10 {
-                digit -= 10
-                carry = 1
-            }
-            bytes[position] = digit + 48
+            let sum = bytes[position] &+ add
+            carry = sum > 57 ? 1 : 0
+            bytes[position] = sum &- carry &* 10
             // The leftmost digit written ends without a carry, so it is not zero: the new first digit.
-            if position < first { first = position }
+            if position < leftmost { leftmost = position }
             position -= 1
         }
+        first = leftmost
         assert(carry == 0, "TimeseriesRowTemplate: the time outgrew its digits")
     }
 
