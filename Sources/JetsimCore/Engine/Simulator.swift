@@ -626,6 +626,9 @@ struct ThresholdBytes {
     let activeWarning: Int, inactiveWarning: Int
     /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
     let quiet: Int
+    /// At or above this much available memory the pressure response neither purges, compresses nor kills, the reaper's
+    /// sweep aside: the highest of the kill thresholds (the soft one, below which purges and compression start, among them).
+    let killQuiet: Int
     let compressorOn: Bool
     /// An Android device: ActivityManager and the lowmemorykiller respond instead of XNU (`respondAsAndroid`).
     let android: Bool
@@ -653,7 +656,8 @@ struct ThresholdBytes {
         let warns = device.platform != .android
         activeWarning = warns ? device.warningLevel(forLimit: device.appLimitActiveBytes) : Int.max
         inactiveWarning = warns ? device.warningLevel(forLimit: device.appLimitInactiveBytes) : Int.max
-        quiet = max(soft, idle, critical, device.freezer.enabled ? freezer + 1 : Int.min)   // the freezer runs at its threshold too
+        killQuiet = max(soft, idle, critical)
+        quiet = max(killQuiet, device.freezer.enabled ? freezer + 1 : Int.min)   // the freezer runs at its threshold too
         compressorOn = device.compressor.enabled
         android = device.platform == .android
         pageMask = device.pageSize > 0 && device.pageSize & (device.pageSize - 1) == 0 ? device.pageSize - 1 : -1
