@@ -24,6 +24,17 @@ import Testing
         #expect(Units.multiplyDivide(1 << 56, 60_000_000, by: 400_000) == nil)
     }
 
+    /// A share built in code outside 0 … 1 is clamped to it: the engine's rules assume a share of memory is neither
+    /// negative nor more than the whole (catalog files are refused before, at their line).
+    @Test func aShareIsClampedToNoneAndAll() {
+        #expect(Share(partsPerMillion: -1) == .zero)
+        #expect(Share(partsPerMillion: Int.min) == .zero)
+        #expect(Share(partsPerMillion: 1_000_001) == .all)
+        #expect(Share(partsPerMillion: Int.max).of(1 << 40, granule: 4096) == 1 << 40)
+        #expect(Share(partsPerMillion: -250_000).of(1 << 40, granule: 4096) == 0)
+        #expect(Share(partsPerMillion: 250_000).partsPerMillion == 250_000)
+    }
+
     @Test func aShareOfAHugeSizeIsExact() {
         let half = Share(partsPerMillion: 500_000)
         #expect(half.of(1 << 60, granule: 16_384) == 1 << 59)

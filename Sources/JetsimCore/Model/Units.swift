@@ -81,11 +81,15 @@ public enum FixedPoint {
     public static func seconds(_ micros: Int) -> String { format(micros, over: Units.microsPerSecond, decimals: 3) }
 }
 
-/// A share in parts per million (0 … 1 000 000), parsed exactly from decimals such as `0.35`.
+/// A share in parts per million, parsed exactly from decimals such as `0.35`.
+///
+/// Invariant: `0 <= partsPerMillion <= scale`. The initializer clamps to it (catalog files are checked before, with a
+/// located message): the engine relies on a share of memory being neither negative nor more than the whole, e.g. a
+/// memory warning's dropped caches only ever add free memory.
 public struct Share: Sendable, Hashable, Comparable {
     public static let scale = 1_000_000
-    public var partsPerMillion: Int
-    public init(partsPerMillion: Int) { self.partsPerMillion = partsPerMillion }
+    public let partsPerMillion: Int
+    public init(partsPerMillion: Int) { self.partsPerMillion = min(max(partsPerMillion, 0), Share.scale) }
     public static let zero = Share(partsPerMillion: 0)
     public static let all = Share(partsPerMillion: scale)
     /// The share of `bytes`, rounded down to a multiple of `granule`.
