@@ -624,11 +624,9 @@ struct ThresholdBytes {
     let pressure: Device.PressureThresholds
     /// The footprints at which an app is warned that it nears its active and its inactive limit.
     let activeWarning: Int, inactiveWarning: Int
-    /// At or above this much available memory the pressure response neither purges, compresses, freezes nor kills.
-    let quiet: Int
     /// At or above this much available memory the pressure response neither purges, compresses nor kills, the reaper's
     /// sweep aside: the highest of the kill thresholds (the soft one, below which purges and compression start, among them).
-    let killQuiet: Int
+    let quiet: Int
     let compressorOn: Bool
     /// An Android device: ActivityManager and the lowmemorykiller respond instead of XNU (`respondAsAndroid`).
     let android: Bool
@@ -656,8 +654,7 @@ struct ThresholdBytes {
         let warns = device.platform != .android
         activeWarning = warns ? device.warningLevel(forLimit: device.appLimitActiveBytes) : Int.max
         inactiveWarning = warns ? device.warningLevel(forLimit: device.appLimitInactiveBytes) : Int.max
-        killQuiet = max(soft, idle, critical)
-        quiet = max(killQuiet, device.freezer.enabled ? freezer + 1 : Int.min)   // the freezer runs at its threshold too
+        quiet = max(soft, idle, critical)
         compressorOn = device.compressor.enabled
         android = device.platform == .android
         pageMask = device.pageSize > 0 && device.pageSize & (device.pageSize - 1) == 0 ? device.pageSize - 1 : -1
