@@ -347,6 +347,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     mutating func runTimers(through time: Int) {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
+            if timer.kind == .sample {   // the commonest timer with minute samples: no call through `fire`'s switch
+                takeSamples(through: time)
+                continue
+            }
             if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
                 fire(timer, through: time)
                 continue
@@ -366,7 +370,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     @discardableResult
     private mutating func fire(_ timer: PendingTimer, through time: Int) -> Bool {
         switch timer.kind {
-        case .sample:
+        case .sample:   // (`runTimers` takes samples before it calls here)
             takeSamples(through: time)
         case .sustainedPressure:
             guard timer.token == pressureEpoch else { return false }
@@ -418,31 +422,32 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// The sample due now, then the later ones due before the next timer and at or before `time` (the next event's),
     /// without a timer each: nothing but the foreground app's growth changes the state before them. An unchanged state
-    /// (an idle device sampled every minute) goes to the observer in one call per stretch; a growing foreground app is
-    /// measured at each sample time, as its timer would have. Then schedules the next sample, or stops at `maxSamples`.
+    /// (an idle device sampled every minute) goes to the observer in one call per stretch, the sample due now included;
+    /// a growing foreground app is measured at each sample time, as its timer would have. Then schedules the next
+    /// sample, or stops at `maxSamples`.
     ///
     /// The samples and their order are those of one timer per sample: nothing runs between them (a timer due at the
     /// same time as one of them was scheduled before it, so it goes first and ends the stretch), and sequence numbers
     /// only order timers due at one time, so skipping the stretch's own leaves every other order as it was. In
     /// real-memory mode each sample is its timer's, as the backing measures live memory.
     private mutating func takeSamples(through time: Int) {
-        takeSample()
         let interval = options.sampleIntervalMicros
+        var later = 0   // the samples after this one in the stretch
         if interval > 0, backing == nil {
             let horizon = min(time, timers.earliestTime - 1)   // no later sample reaches the next timer
-            let count = horizon > now ? min((horizon - now) / interval, options.maxSamples - sampleCount) : 0
-            if count > 0, let same = unchangedSample, !(foreground >= 0 && apps[Int(foreground)].growing) {
-                var first = same
-                first.time = now + interval
-                if observer.retainsKillsAndSamples { first.repeated(count, every: interval) { samples.append($0) } }
-                observer.record(sample: first, repeated: count, every: interval)
-                sampleCount += count
-                advance(to: first.time + (count - 1) * interval)
-            } else {
-                for _ in 0..<count {
-                    advance(to: now + interval)
-                    takeSample()
-                }
+            if horizon > now { later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1) }
+        }
+        if later > 0 && !(foreground >= 0 && apps[Int(foreground)].growing) {
+            let sample = currentSample()
+            sampleCount += 1 + later
+            if observer.retainsKillsAndSamples { sample.repeated(1 + later, every: interval) { samples.append($0) } }
+            observer.record(sample: sample, repeated: 1 + later, every: interval)
+            advance(to: now + later * interval)
+        } else {
+            takeSample()
+            for _ in 0..<later {
+                advance(to: now + interval)
+                takeSample()
             }
         }
         if sampleCount < options.maxSamples {
@@ -454,6 +459,17 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// Records the state as of now, with the foreground app's growth projected rather than applied.
     private mutating func takeSample() {
+        let sample = currentSample()
+        sampleCount += 1
+        if observer.retainsKillsAndSamples { samples.append(sample) }
+        observer.record(sample: sample)
+    }
+
+    /// The state as of now, growth projected: the last sample's, retimed, when nothing but time changed since it was
+    /// taken (`unchangedSample`), a fresh measure otherwise; kept as `unchangedSample` for the next (but in real-memory
+    /// mode, whose backing measures live memory at each sample).
+    @inline(__always)
+    private mutating func currentSample() -> MemorySample {
         backing?.sample(at: now)
         var sample: MemorySample
         if let unchanged = unchangedSample, !(foreground >= 0 && apps[Int(foreground)].growing) {
@@ -464,9 +480,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             sample = measuredSample()
         }
         unchangedSample = backing == nil ? sample : nil
-        sampleCount += 1
-        if observer.retainsKillsAndSamples { samples.append(sample) }
-        observer.record(sample: sample)
+        return sample
     }
 
     /// The state as of now. Inlined, as every non-mutating reader the engine's mutating rules call per event: called
