@@ -149,9 +149,9 @@ public enum ReportFiles {
         w.byte(44)
         w.bytes(app)
         w.byte(44)
-        w.bytes(k.reason.reportName)
+        w.bytes(k.reason.staticReportName)
         w.byte(44)
-        w.bytes(k.state.reportName)
+        w.bytes(k.state.staticReportName)
         w.byte(44)
         w.integer(k.band)
         w.byte(44)
@@ -165,7 +165,7 @@ public enum ReportFiles {
         w.byte(44)
         w.bytes(policy)
         w.byte(44)
-        w.bytes(k.priorityClass.reportName)
+        w.bytes(k.priorityClass.staticReportName)
         if k.userVisible { w.bytes(",true\n") } else { w.bytes(",false\n") }
     }
 
@@ -249,7 +249,7 @@ public enum ReportFiles {
         w.byte(44)
         w.mebibytes(s.availableBytes)
         w.byte(44)
-        w.bytes(s.pressure.reportName)
+        w.bytes(s.pressure.staticReportName)
         w.byte(44)
         w.integer(s.residentApps)
         w.byte(44)
@@ -273,9 +273,9 @@ public enum ReportFiles {
         w.byte(44)
         w.bytes(app)
         w.byte(44)
-        w.bytes(e.from.reportName)
+        w.bytes(e.from.staticReportName)
         w.byte(44)
-        w.bytes(e.to.reportName)
+        w.bytes(e.to.staticReportName)
         w.byte(44)
         w.bytes(e.callback.reportName)
         w.byte(44)
@@ -290,7 +290,7 @@ public enum ReportFiles {
     /// The widest an event's row can be: its app's field, the state, callback and cause names, three numbers at their
     /// widest and the separators.
     static func eventRowCapacity(_ e: LifecycleRecord, app: [UInt8]) -> Int {
-        app.count + e.from.reportName.utf8.count + e.to.reportName.utf8.count
+        app.count + e.from.staticReportName.utf8CodeUnitCount + e.to.staticReportName.utf8CodeUnitCount
             + e.callback.reportName.utf8.count + e.cause.reportName.utf8.count + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
     }
 

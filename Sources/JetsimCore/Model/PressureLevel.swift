@@ -1,7 +1,11 @@
 /// System memory pressure level (xnu-jetsam.md §6). Levels are notifications, not kills.
 public enum PressureLevel: UInt8, Sendable, Comparable, CaseIterable, Codable {
     case normal, warning, critical
-    public var reportName: String {
+    public var reportName: String { staticReportName.description }
+
+    /// `reportName` as static bytes, which a report row copies (a `String` read per row cost some fifty instructions
+    /// and a release).
+    public var staticReportName: StaticString {
         switch self {
         case .normal: "normal"
         case .warning: "warning"
