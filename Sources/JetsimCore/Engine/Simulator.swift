@@ -347,10 +347,6 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     mutating func runTimers(through time: Int) {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
-            if timer.kind == .sample {   // the commonest timer with minute samples: no call through `fire`'s switch
-                takeSamples(through: time)
-                continue
-            }
             if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
                 fire(timer, through: time)
                 continue
@@ -370,7 +366,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     @discardableResult
     private mutating func fire(_ timer: PendingTimer, through time: Int) -> Bool {
         switch timer.kind {
-        case .sample:   // (`runTimers` takes samples before it calls here)
+        case .sample:
             takeSamples(through: time)
         case .sustainedPressure:
             guard timer.token == pressureEpoch else { return false }
