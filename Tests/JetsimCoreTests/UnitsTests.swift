@@ -104,6 +104,9 @@ import Testing
             #expect(String(decoding: padded, as: UTF8.self) == String(repeating: "0", count: max(0, k % 25 - plain.count)) + plain)
             edges.append(n)
         }
+        for n in Array(-20...20) + [99, 100, 101, 999, 1_000, 9_999, 10_000, 10_001, 99_999, 100_000] + edges {
+            #expect(rendered { $0.integer(n) } == String(n))
+        }
         for n in edges {
             #expect(rendered { $0.mebibytes(n) } == reference(n, over: Units.mebibyte, decimals: 3), "\(n) bytes")
             #expect(rendered { $0.seconds(n) } == reference(n, over: Units.microsPerSecond, decimals: 3), "\(n) µs")

@@ -234,8 +234,13 @@ public struct RowWriter {
         8081828384858687888990919293949596979899
         """
 
-    /// A signed integer.
+    /// A signed integer. (Below 10 000, a report's counts and bands, without `digits`' length table.)
+    @inlinable
     public mutating func integer(_ v: Int) {
+        if v >= 0 && v < 10_000 && capacity &- _count >= 4 {
+            _count = Self.storeUpToFourDigits(UInt32(truncatingIfNeeded: v), at: base + _count) - base
+            return
+        }
         if v < 0 { byte(45) }
         digits(v.magnitude)
     }
