@@ -7,8 +7,8 @@
 #
 # A second run of the same workload with the default 60 s samples gates what sampling costs (issue 23): the rules'
 # (`Simulator.process`) instructions per event with them, and the report writer's per row it renders (kills.csv and
-# timeseries.csv, counted inside `WriteBehindSink.renderChunk`, on whichever thread renders: the writer's, or the
-# caller's at the end of the run; the kernel's part of a write is left out).
+# timeseries.csv, counted inside `WriteBehindSink.handOff`'s closure on the writer's thread, so the kernel's part of a
+# write is left out).
 #
 #   bash Benchmarks/instructions-per-event.sh           # measure; fails when above a threshold by more than 2 %
 #   bash Benchmarks/instructions-per-event.sh --update  # write the measured counts as the new thresholds
@@ -29,8 +29,8 @@ source Benchmarks/Support/instruction-gate.sh
 symbol='SimulatorV7processyyAA10TraceEventVF'
 # `simulate`'s loop (`Stream.visit`, specialised for the run's policy): a batch of events at a time, each to `process`.
 loop_symbol='simulate_8observer.*6StreamL_V5visit'
-# `WriteBehindSink.renderChunk`: a chunk of records rendered into report rows.
-writer_symbol='WriteBehindSinkC11renderChunk'
+# The closure `WriteBehindSink.handOff` queues: the writer's thread renders a batch of records into report rows there.
+writer_symbol='WriteBehindSinkC7handOff.*yyYbcfU_ '
 
 for tool in valgrind objcopy; do
     command -v $tool >/dev/null || { echo "instructions-per-event: $tool is not installed (apt-get install valgrind binutils)" >&2; exit 1; }
@@ -68,7 +68,7 @@ if [ "$loop_instructions" -eq 0 ]; then
     exit 1
 fi
 if [ "$writer_instructions" -eq 0 ]; then
-    echo "instructions-per-event: nothing counted on the writer; was WriteBehindSink.renderChunk renamed? (symbol $writer_symbol)" >&2
+    echo "instructions-per-event: nothing counted on the writer; was WriteBehindSink.handOff renamed? (symbol $writer_symbol)" >&2
     exit 1
 fi
 rows=$(( $(wc -l < "$work/sampled/kills.csv") - 1 + $(wc -l < "$work/sampled/timeseries.csv") - 1 ))

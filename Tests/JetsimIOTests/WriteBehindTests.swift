@@ -1,7 +1,4 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import JetsimCore
 @testable import JetsimIO
 import Testing
@@ -93,65 +90,6 @@ import Testing
         writer.finish()
         #expect(sink.times == Array(0..<total))
     }
-
-    /// With no writer (a starved one), the caller renders every record itself, the oldest first: when every batch waits,
-    /// and at `finish()`. Nothing blocks, and the order holds.
-    @Test(.timeLimit(.minutes(1))) func theCallerRendersWhatWaitsWhenTheWriterDoesNot() {
-        final class Threads: SimulationRecordSink, @unchecked Sendable {
-            var times: [Int] = []
-            var threads = Set<UInt>()
-            var recordsLifecycle: Bool { false }
-            func record(_ record: LifecycleRecord) {}
-            func record(kill: KillRecord) {
-                times.append(kill.time)
-                threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
-            }
-            func record(sample: MemorySample) {}
-        }
-        let sink = Threads()
-        let writer = WriteBehindSink(sink, writerThread: false)
-        let total = 3 * WriteBehindSink.depth * WriteBehindSink.batchCount + WriteBehindSink.chunkCount + 5
-        for time in 0..<total {
-            writer.record(kill: KillRecord(time: time, app: 0, reason: .idleExit, state: .suspended, priorityClass: .idle, band: 0,
-                                           footprintBytes: 0, idleMicros: 0, availableBefore: 0, availableAfter: 0, userVisible: false))
-        }
-        #expect(sink.times.count > 0 && sink.times.count < total, "the caller renders when the ring is full, not before")
-        writer.finish()
-        writer.finish()   // (a second call does nothing)
-        #expect(sink.times.count == total && sink.times.elementsEqual(0..<total), "in order, each once")
-        #expect(sink.threads == [UInt(bitPattern: Int(bitPattern: pthread_self()))])
-    }
-
-    #if os(Linux)
-    /// The writer's thread renders at the lowest priority (`SCHED_IDLE`, 5), so that it never takes a core from the
-    /// engine or the trace reader.
-    @Test func theWriterRendersAtIdlePriority() {
-        final class Policy: SimulationRecordSink, @unchecked Sendable {
-            let caller = pthread_self()
-            let seen = DispatchSemaphore(value: 0)
-            var policies: [Int32] = []
-            var recordsLifecycle: Bool { false }
-            func record(_ record: LifecycleRecord) {}
-            func record(kill: KillRecord) {
-                guard pthread_equal(pthread_self(), caller) == 0 else { return }
-                policies.append(sched_getscheduler(0))
-                if policies.count == 1 { seen.signal() }
-            }
-            func record(sample: MemorySample) {}
-        }
-        let sink = Policy()
-        let writer = WriteBehindSink(sink)
-        for time in 0..<WriteBehindSink.batchCount {   // one batch, handed off whole
-            writer.record(kill: KillRecord(time: time, app: 0, reason: .idleExit, state: .suspended, priorityClass: .idle, band: 0,
-                                           footprintBytes: 0, idleMicros: 0, availableBefore: 0, availableAfter: 0, userVisible: false))
-        }
-        // The writer runs when a core is idle: waiting here leaves one (a busy machine may make it wait a while).
-        let rendered = sink.seen.wait(timeout: .now() + 300) == .success
-        writer.finish()
-        #expect(rendered, "the writer's thread rendered nothing in 300 s")
-        #expect(!sink.policies.isEmpty && sink.policies.allSatisfy { $0 == 5 }, "policies seen: \(Set(sink.policies))")
-    }
-    #endif
 
     /// A sink that does not take stretches gets each of their samples, at their times (through `writing(to:)`).
     @Test func aStretchReachesAPlainSinkSampleBySample() {
