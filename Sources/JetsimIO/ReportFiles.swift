@@ -283,7 +283,9 @@ public enum ReportFiles {
         w.byte(44)
         if e.deadlineMicros > 0 { w.seconds(e.deadlineMicros) }
         w.byte(44)
-        w.bytes(e.cause.reportName)
+        let cause = e.cause.staticReportName
+        w.bytes(cause.name)
+        w.bytes(cause.reason)
         w.byte(10)
     }
 
@@ -291,7 +293,8 @@ public enum ReportFiles {
     /// widest and the separators.
     static func eventRowCapacity(_ e: LifecycleRecord, app: [UInt8]) -> Int {
         app.count + e.from.staticReportName.utf8CodeUnitCount + e.to.staticReportName.utf8CodeUnitCount
-            + e.callback.reportName.utf8.count + e.cause.reportName.utf8.count + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
+            + e.callback.reportName.utf8.count + e.cause.staticReportName.name.utf8CodeUnitCount
+            + e.cause.staticReportName.reason.utf8CodeUnitCount + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
     }
 
     /// Writes summary.csv and apps.csv into `directory` and commits the files streamed during the run (kills.csv,

@@ -22,7 +22,7 @@ public enum ResidencyReport {
                 w.byte(44)
                 w.bytes(name)
                 w.byte(44)
-                w.bytes(record.state.reportName)
+                w.bytes(record.state.staticReportName)
                 w.byte(44)
                 w.integer(record.band)
                 w.byte(44)

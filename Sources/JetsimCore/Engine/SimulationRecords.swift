@@ -7,12 +7,18 @@ public enum TransitionCause: Sendable, Equatable {
     case exitsOnSuspend
 
     public var reportName: String {
+        let (name, reason) = staticReportName
+        return name.description + reason.description
+    }
+
+    /// `reportName` as static bytes, in two parts (a kill's reason follows "kill:"), which an events.csv row copies.
+    public var staticReportName: (name: StaticString, reason: StaticString) {
         switch self {
-        case .user: "user"
-        case .system: "system"
-        case let .kill(reason): "kill:" + reason.reportName
-        case .forceQuit: "force-quit"
-        case .exitsOnSuspend: "exits-on-suspend"
+        case .user: ("user", "")
+        case .system: ("system", "")
+        case let .kill(reason): ("kill:", reason.staticReportName)
+        case .forceQuit: ("force-quit", "")
+        case .exitsOnSuspend: ("exits-on-suspend", "")
         }
     }
 }
