@@ -2,7 +2,7 @@
 /// (xnu-jetsam.md §4); then lifecycle kills by the system's watchdogs (ios-app-lifecycle.md: the launch watchdog, and
 /// an unfinished background task at expiry); then Android 4.x's (README, "Android 4.x"): the lowmemorykiller's levels
 /// and ActivityManager's process caps.
-public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
+public enum KillReason: UInt8, Sendable, CaseIterable, Codable, StaticReportName {
     case perProcessLimit
     case highwater
     case idleExit
@@ -42,10 +42,6 @@ public enum KillReason: UInt8, Sendable, CaseIterable, Codable {
     public static let summaryColumns = allCases.filter { !$0.isAndroid }
 
     /// The string in reports; jetsam reasons use XNU's own.
-    public var reportName: String { staticReportName.description }
-
-    /// `reportName` as static bytes, which a report row copies (a `String` read per row cost some fifty instructions
-    /// and a release).
     public var staticReportName: StaticString {
         switch self {
         case .perProcessLimit: "per-process-limit"

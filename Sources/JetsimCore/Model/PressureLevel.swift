@@ -1,10 +1,6 @@
 /// System memory pressure level (xnu-jetsam.md §6). Levels are notifications, not kills.
-public enum PressureLevel: UInt8, Sendable, Comparable, CaseIterable, Codable {
+public enum PressureLevel: UInt8, Sendable, Comparable, CaseIterable, Codable, StaticReportName {
     case normal, warning, critical
-    public var reportName: String { staticReportName.description }
-
-    /// `reportName` as static bytes, which a report row copies (a `String` read per row cost some fifty instructions
-    /// and a release).
     public var staticReportName: StaticString {
         switch self {
         case .normal: "normal"

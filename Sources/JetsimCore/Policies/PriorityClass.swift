@@ -1,6 +1,6 @@
 /// What the kernel knows about an app's importance, before any policy turns it into a number.
 /// A policy maps classes to bands (`EvictionPolicy.band(for:)`); the engine tracks when an app entered its band.
-public enum PriorityClass: UInt8, Sendable, CaseIterable, BitwiseCopyable, Codable {
+public enum PriorityClass: UInt8, Sendable, CaseIterable, BitwiseCopyable, Codable, StaticReportName {
     /// Not running: no band.
     case none
     /// Suspended for longer than the aging time (XNU band IDLE 0).
@@ -17,10 +17,6 @@ public enum PriorityClass: UInt8, Sendable, CaseIterable, BitwiseCopyable, Codab
     /// Playing audio in the background (XNU AUDIO_AND_ACCESSORY 120).
     case audio
 
-    public var reportName: String { staticReportName.description }
-
-    /// `reportName` as static bytes, which a report row copies (a `String` read per row cost some fifty instructions
-    /// and a release).
     public var staticReportName: StaticString {
         switch self {
         case .none: "none"
