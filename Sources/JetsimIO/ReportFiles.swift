@@ -292,9 +292,10 @@ public enum ReportFiles {
     /// The widest an event's row can be: its app's field, the state, callback and cause names, three numbers at their
     /// widest and the separators.
     static func eventRowCapacity(_ e: LifecycleRecord, app: [UInt8]) -> Int {
-        app.count + e.from.staticReportName.utf8CodeUnitCount + e.to.staticReportName.utf8CodeUnitCount
-            + e.callback.reportName.utf8.count + e.cause.staticReportName.name.utf8CodeUnitCount
-            + e.cause.staticReportName.reason.utf8CodeUnitCount + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
+        let cause = e.cause.staticReportName
+        return app.count + e.from.staticReportName.utf8CodeUnitCount + e.to.staticReportName.utf8CodeUnitCount
+            + e.callback.reportName.utf8.count + cause.name.utf8CodeUnitCount + cause.reason.utf8CodeUnitCount
+            + 3 * RowWriter.fixedCapacity(decimals: 3) + 8
     }
 
     /// Writes summary.csv and apps.csv into `directory` and commits the files streamed during the run (kills.csv,

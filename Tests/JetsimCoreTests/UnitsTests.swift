@@ -82,8 +82,7 @@ import Testing
         var edges = [0, 1, -1, 499, 500, 501, -500, 1 << 16, -(3 << 16), 1 << 19, (1 << 19) - 1, 1 << 53, (1 << 53) - 1, -(1 << 53), Int.max, Int.min]
         edges += edges.map { $0 / 3 }
         // Each length of the integer part up to 9 digits (the short path renders up to 8), and the values rounding up to it.
-        for digits in 1...9 {
-            let w = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000][digits - 1]
+        for w in [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] {
             for whole in [w, w - 1, 10 * w - 1] {
                 edges += [whole << 20, (whole << 20) - 1, -(whole << 20), whole * 1_000_000, whole * 1_000_000 - 1, whole * 1_000_000 - 500]
             }
