@@ -412,13 +412,10 @@ public final class ReportStream: SimulationRecordSink {
         }
         var advance = false   // the first row is at the time `start` set
         do {
-            try timeseries.writeRows(count - 1, capacity: template.rowCapacity) { at in
+            try timeseries.writeRows(count - 1, capacity: template.rowCapacity + TimeseriesRowTemplate.copySlack) { at in
                 if advance { template.advance() }
                 advance = true
-                let row = template.row
-                guard let source = row.baseAddress else { return 0 }
-                at.update(from: source, count: row.count)
-                return row.count
+                return template.copyRow(to: at)
             }
         } catch { failure = error }
     }

@@ -39,6 +39,29 @@ import Testing
         }
     }
 
+    /// `copyRow` writes the row's bytes and returns its length; past the row it writes at most `copySlack` bytes, so a
+    /// room of `rowCapacity + copySlack` holds it. Every row length from a 5-byte time field with an empty state to one
+    /// of 17 bytes (2^60 µs: 13 digits of seconds) with the state's capacity, and rows of a stretch whose time gains a digit.
+    @Test func aCopiedRowIsTheRowAndStaysWithinItsRoom() {
+        let template = TimeseriesRowTemplate(stateCapacity: 48)
+        for stateLength in [0, 1, 15, 16, 17, 31, 32, 33, 48] {
+            let state = Array(repeating: UInt8(97 + stateLength % 26), count: stateLength)
+            state.withUnsafeBufferPointer { template.setState($0) }
+            for (start, step) in [(0, 1_000), (999_999_000, 1_000_000), (99_999_940_000_000, 60_000_000), (1 << 60, 3_600_000_000)] {
+                #expect(template.start(at: start, step: step))
+                for k in 0..<3 {
+                    if k > 0 { template.advance() }
+                    let room = template.rowCapacity + TimeseriesRowTemplate.copySlack
+                    var out = [UInt8](repeating: 0xEE, count: room + 16)
+                    let count = out.withUnsafeMutableBufferPointer { template.copyRow(to: $0.baseAddress! + 8) }
+                    #expect(count == template.row.count && Array(out[8..<(8 + count)]) == Array(template.row))
+                    #expect(out[0..<8].allSatisfy { $0 == 0xEE } && out[(8 + room)...].allSatisfy { $0 == 0xEE },
+                            "state \(stateLength) B, start \(start) µs, row \(k): written outside its room")
+                }
+            }
+        }
+    }
+
     /// Where the rounding of each time could differ from the first's (a step that is not whole milliseconds) or the
     /// time is negative, the template declines and the caller renders every time.
     @Test func aStepOfPartMillisecondsOrANegativeTimeIsDeclined() {
