@@ -2,9 +2,10 @@
 /// device sampled every minute writes the same state row after row, and only the time field changes.
 ///
 /// Along an idle stretch (times t, t + step, t + 2 step, …) the time field is kept as decimal digits and advanced by a
-/// digit-wise addition of the step: a row costs one copy and a few byte additions, where rendering its time
-/// (`ReportFiles.sampleTime`: seconds to the millisecond, rounded half up) cost two divisions of the time. The bytes
-/// are those `ReportFiles.sampleTime` renders (tested against it, carries and 2^60 µs included).
+/// digit-wise addition of the step (for a step of whole seconds, eight digits in one word): a row costs one copy and an
+/// addition, where rendering its time (`ReportFiles.sampleTime`: seconds to the millisecond, rounded half up) cost two
+/// divisions of the time. The bytes are those `ReportFiles.sampleTime` renders (tested against it, carries and 2^60 µs
+/// included).
 ///
 /// Layout of `bytes`: `[0, pointIndex)` whole seconds, right-aligned with `first` their first significant digit and
 /// zeros to its left (room for carries); `pointIndex` '.'; three digits of milliseconds; then `stateCount` bytes of

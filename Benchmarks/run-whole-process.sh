@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `jetsim run` as a user runs it, whole processes: issue 23's two targets for `run`, on the 100-app generated workloads
+#   W  = jetsim generate --users 40 --days 30 --apps 100 --seed 7     (214 k events)
+#   W2 = jetsim generate --users 400 --days 30 --apps 100 --seed 7    (2.15 M events)
+# - throughput: W2 with hourly samples and every report written (743 k kills.csv rows), in events per second (≥ 3 M);
+# - sampling: W with the default 60 s samples (a million timeseries.csv rows, 59 MB) against hourly ones (≤ 10 %), three
+#   ways: the ratio of the two modes' median times, the median of the per-round ratios, and the ratio of their fastest
+#   runs (what the work itself costs: the VM's slow moments lengthen the busier mode's runs more, both cores busy).
+# The runs alternate within each round (W2, then W's two modes in turn), so that the VM's drift falls on every mode alike, and
+# every round's reports must be byte-identical to the first round's (a run that is not deterministic fails the script).
+# This 2-core VM's speed moves by a third between stretches of minutes, so the script runs several batches and prints
+# each: one batch is not a verdict. Wall clock, so a measurement, never a test or a CI gate.
+#
+#   bash Benchmarks/run-whole-process.sh                          # 3 batches of 21 rounds (about 40 s a batch)
+#   ROUNDS=41 BATCHES=5 bash Benchmarks/run-whole-process.sh
+#   JETSIM=/path/to/jetsim bash Benchmarks/run-whole-process.sh   # another build (default: a release build of this tree)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${ROUNDS:-21}
+batches=${BATCHES:-3}
+if [ -z "${JETSIM:-}" ]; then
+    swift build -c release --product jetsim >/dev/null
+    JETSIM=.build/release/jetsim
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$JETSIM" generate --users 40 --days 30 --apps 100 --seed 7 --out "$work/W" >/dev/null
+"$JETSIM" generate --users 400 --days 30 --apps 100 --seed 7 --out "$work/W2" >/dev/null
+w2_events=$(grep -v '^#' "$work/W2/trace.csv" | tail -n +2 | wc -l)
+
+# Runs one mode into $work/out-MODE; prints its wall time in microseconds.
+run() {
+    local mode=$1 out="$work/out-$1" start end
+    local -a args
+    case $mode in
+        default) args=(--apps "$work/W/apps.csv" --trace "$work/W/trace.csv") ;;
+        hourly) args=(--apps "$work/W/apps.csv" --trace "$work/W/trace.csv" --sample-interval 1h) ;;
+        w2) args=(--apps "$work/W2/apps.csv" --trace "$work/W2/trace.csv" --sample-interval 1h) ;;
+    esac
+    rm -rf "$out"
+    start=${EPOCHREALTIME/./}
+    "$JETSIM" run --device iphone-x "${args[@]}" --out "$out" --quiet 2> "$work/run.err" || { cat "$work/run.err" >&2; exit 1; }
+    end=${EPOCHREALTIME/./}
+    echo $((end - start))
+}
+
+# The reports' checksum, to compare every round's with the first's.
+digest() { cat "$work/out-$1"/* | cksum; }
+
+declare -A first
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+printf '%-6s %-40s %-38s %s\n' batch "W2, hourly samples, every report" "sampling: medians (per round; fastest)" "W default / hourly, medians"
+for batch in $(seq "$batches"); do
+    : > "$work/ratios"; : > "$work/w2"; : > "$work/default"; : > "$work/hourly"
+    for round in $(seq "$rounds"); do
+        # W2 first, then W's two modes, in turn first: neither always follows the heavier run.
+        t=$(run w2)
+        if ((round % 2)); then d=$(run default); h=$(run hourly); else h=$(run hourly); d=$(run default); fi
+        for mode in default hourly w2; do
+            sum=$(digest $mode)
+            if [ -z "${first[$mode]:-}" ]; then first[$mode]=$sum
+            elif [ "${first[$mode]}" != "$sum" ]; then echo "run-whole-process: $mode's reports differ between rounds" >&2; exit 1; fi
+        done
+        echo "$d" >> "$work/default"; echo "$h" >> "$work/hourly"; echo "$t" >> "$work/w2"
+        awk -v d="$d" -v h="$h" 'BEGIN { print d / h }' >> "$work/ratios"
+    done
+    w2=$(median < "$work/w2"); ratio=$(median < "$work/ratios")
+    w2_min=$(sort -n "$work/w2" | head -1); w2_max=$(sort -n "$work/w2" | tail -1)
+    d=$(median < "$work/default"); h=$(median < "$work/hourly")
+    d_min=$(sort -n "$work/default" | head -1); h_min=$(sort -n "$work/hourly" | head -1)
+    printf '%-6s %-40s %-38s %s\n' "$batch" \
+        "$(awk -v e="$w2_events" -v t="$w2" -v lo="$w2_min" -v hi="$w2_max" 'BEGIN { printf "%.2f M ev/s (%.3f s; runs %.3f-%.3f s)", e / t, t / 1e6, lo / 1e6, hi / 1e6 }')" \
+        "$(awk -v d="$d" -v h="$h" -v r="$ratio" -v dm="$d_min" -v hm="$h_min" 'BEGIN { printf "%+.1f %% (%+.1f %%; %+.1f %%)", (d / h - 1) * 100, (r - 1) * 100, (dm / hm - 1) * 100 }')" \
+        "$(awk -v d="$d" -v h="$h" 'BEGIN { printf "%.1f / %.1f ms", d / 1e3, h / 1e3 }')"
+done
+echo "($rounds alternating rounds a batch; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"
