@@ -140,7 +140,7 @@ final class TimeseriesRowTemplate {
     }
 
     /// `advance` for a step of whole seconds below 10^8 s while the sum stays within the last eight digits of the
-    /// seconds (a minute's step: all but one row in 1.6 million below 10^8 s): the eight digits as one word, added at once;
+    /// seconds (with a minute's step, all but one row in 1.6 million): the eight digits as one word, added at once;
     /// false, with nothing changed, when the sum needs a ninth. Each byte of the sum holds its digit plus the step's plus
     /// 246 plus the carry from the byte below: a byte whose digits sum to 10 or more passes 255 and carries into the next
     /// byte itself, leaving its digit; the others hold the digit plus 246 (their high bit set), taken off after.
@@ -153,7 +153,7 @@ final class TimeseriesRowTemplate {
         let value = sum &- ((sum >> 7) & 0x0101_0101_0101_0101) &* 246
         window.storeBytes(of: (value | 0x3030_3030_3030_3030).bigEndian, as: UInt64.self)
         // The first significant digit: within the window, after its leading zeros (the sum is at least the step, > 0).
-        if first >= Self.pointIndex - 8 { first = Self.pointIndex - 8 + value.leadingZeroBitCount >> 3 }
+        if first >= Self.pointIndex - 8 { first = Self.pointIndex - 8 + (value.leadingZeroBitCount >> 3) }
         return true
     }
 
