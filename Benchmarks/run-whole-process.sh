@@ -11,7 +11,7 @@
 # This 2-core VM's speed moves by a third between stretches of minutes, so the script runs several batches and prints
 # each: one batch is not a verdict. Wall clock, so a measurement, never a test or a CI gate.
 #
-#   bash Benchmarks/run-whole-process.sh                          # 3 batches of 21 rounds (about 40 s a batch)
+#   bash Benchmarks/run-whole-process.sh                          # 3 batches of 21 rounds (about 25 s a batch)
 #   ROUNDS=41 BATCHES=5 bash Benchmarks/run-whole-process.sh
 #   JETSIM=/path/to/jetsim bash Benchmarks/run-whole-process.sh   # another build (default: a release build of this tree)
 set -euo pipefail
