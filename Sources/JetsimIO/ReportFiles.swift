@@ -412,7 +412,7 @@ public final class ReportStream: SimulationRecordSink {
         }
         var advance = false   // the first row is at the time `start` set
         do {
-            try timeseries.writeRows(count - 1, capacity: template.rowCapacity + TimeseriesRowTemplate.copySlack) { at in
+            try timeseries.writeRows(count - 1, capacity: template.copyRoom) { at in
                 if advance { template.advance() }
                 advance = true
                 return template.copyRow(to: at)

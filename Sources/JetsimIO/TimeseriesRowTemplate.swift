@@ -161,8 +161,8 @@ final class TimeseriesRowTemplate {
     static let copySlack = 15
 
     /// Copies `row` to `target` in 16-byte pieces, inline, and returns its length. Up to `copySlack` bytes past the row's
-    /// end are overwritten too: the caller's room must cover `rowCapacity + copySlack` (the next row, or the file's next
-    /// bytes, overwrite them). An idle stretch's rows are most of a densely sampled timeseries.csv; a call of `memmove`
+    /// end are overwritten too: the caller's room must cover `copyRoom` (the next row, or the file's next bytes,
+    /// overwrite them). An idle stretch's rows are most of a densely sampled timeseries.csv; a call of `memmove`
     /// for each cost the writer's thread more than its instructions suggest.
     @inline(__always)
     func copyRow(to target: UnsafeMutablePointer<UInt8>) -> Int {
@@ -176,8 +176,9 @@ final class TimeseriesRowTemplate {
         return count
     }
 
-    /// The widest `row` of this state: every digit of the time field, the point, the milliseconds and the state.
-    var rowCapacity: Int { Self.stateStart + stateCount }
+    /// The room `copyRow` needs: the widest `row` of this state (every digit of the time field, the point, the
+    /// milliseconds and the state) and `copySlack`.
+    var copyRoom: Int { Self.stateStart + stateCount + Self.copySlack }
 
     /// The row: the time field, then the state.
     var row: UnsafeBufferPointer<UInt8> {

@@ -39,8 +39,8 @@ import Testing
         }
     }
 
-    /// `copyRow` writes the row's bytes and returns its length; past the row it writes at most `copySlack` bytes, so a
-    /// room of `rowCapacity + copySlack` holds it. Every row length from a 5-byte time field with an empty state to one
+    /// `copyRow` writes the row's bytes and returns its length; past the row it writes at most `copySlack` bytes, so
+    /// `copyRoom` holds it. Every row length from a 5-byte time field with an empty state to one
     /// of 17 bytes (2^60 µs: 13 digits of seconds) with the state's capacity, and rows of a stretch whose time gains a digit.
     @Test func aCopiedRowIsTheRowAndStaysWithinItsRoom() {
         let template = TimeseriesRowTemplate(stateCapacity: 48)
@@ -51,7 +51,7 @@ import Testing
                 #expect(template.start(at: start, step: step))
                 for k in 0..<3 {
                     if k > 0 { template.advance() }
-                    let room = template.rowCapacity + TimeseriesRowTemplate.copySlack
+                    let room = template.copyRoom
                     var out = [UInt8](repeating: 0xEE, count: room + 16)
                     let count = out.withUnsafeMutableBufferPointer { template.copyRow(to: $0.baseAddress! + 8) }
                     #expect(count == template.row.count && Array(out[8..<(8 + count)]) == Array(template.row))
