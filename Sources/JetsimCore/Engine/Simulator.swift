@@ -348,12 +348,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         while let timer = timers.popDue(atOrBefore: time) {
             advance(to: timer.time)
             if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
-                fire(timer, through: time)
+                observe(timer, through: time)
                 continue
             }
             unchangedSample = nil
             // A stale timer (its app relaunched, its work already done) changes nothing: no growth, no response.
-            if fire(timer, through: time) {
+            if fire(timer) {
                 respondToPressure()
                 scheduleGrowthCheck()
             }
@@ -361,24 +361,33 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
     }
 
-    /// Runs the timer's rule; returns whether it may have changed the state (false: certainly not). `time` bounds a
-    /// sample's idle stretch (`takeSamples`).
-    @discardableResult
-    private mutating func fire(_ timer: PendingTimer, through time: Int) -> Bool {
+    /// Runs an observing timer's rule (`TimerKind.observesOnly`), which changes no state. `time` bounds a sample's idle
+    /// stretch (`takeSamples`). (Apart from `fire`, and inlined: a sample is a densely sampled run's commonest timer.)
+    @inline(__always)
+    private mutating func observe(_ timer: PendingTimer, through time: Int) {
         switch timer.kind {
-        case .sample:
-            takeSamples(through: time)
+        case .sample: takeSamples(through: time)
+        case .warmupEnd: warmupSnapshot = snapshot(includeApps: true)
+        case .intervalEnd:
+            intervalSnapshots.append(snapshot(includeApps: false))
+            timers.schedule(.intervalEnd, at: now + options.intervalMicros)
+        default: assertionFailure("observe: \(timer.kind) changes the state")
+        }
+    }
+
+    /// Runs a state timer's rule (every kind but the observers, `observe`'s); returns whether it may have changed the
+    /// state (false: certainly not).
+    private mutating func fire(_ timer: PendingTimer) -> Bool {
+        switch timer.kind {
+        case .sample, .warmupEnd, .intervalEnd:
+            assertionFailure("fire: \(timer.kind) only observes")
+            return false
         case .sustainedPressure:
             guard timer.token == pressureEpoch else { return false }
             applyForegroundGrowth()
             return sustainedPressureTick(token: timer.token)
         case .pressureRecheck:   // its slot holds the latest only: never stale
             applyForegroundGrowth()
-        case .warmupEnd:
-            warmupSnapshot = snapshot(includeApps: true)
-        case .intervalEnd:
-            intervalSnapshots.append(snapshot(includeApps: false))
-            timers.schedule(.intervalEnd, at: now + options.intervalMicros)
         default:
             let i = Int(timer.app)
             guard apps[i].generation == timer.generation, apps[i].state.isResident, isCurrent(timer, app: i) else { return false }
@@ -431,7 +440,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         var later = 0   // the samples after this one in the stretch
         if interval > 0, backing == nil {
             let horizon = min(time, timers.earliestTime - 1)   // no later sample reaches the next timer
-            if horizon > now { later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1) }
+            // (Most stretches end within the interval: no division for them.)
+            if horizon - now >= interval { later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1) }
         }
         if later > 0 && !(foreground >= 0 && apps[Int(foreground)].growing) {
             let sample = currentSample()
@@ -463,19 +473,20 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     /// The state as of now, growth projected: the last sample's, retimed, when nothing but time changed since it was
     /// taken (`unchangedSample`), a fresh measure otherwise; kept as `unchangedSample` for the next (but in real-memory
-    /// mode, whose backing measures live memory at each sample).
+    /// mode, whose backing measures live memory at each sample, and while the foreground app grows: each of its samples
+    /// is a fresh measure, and nothing is kept, as the event or timer that started the growth forgot the last one, and
+    /// the one that ends it forgets whatever came before).
     @inline(__always)
     private mutating func currentSample() -> MemorySample {
         backing?.sample(at: now)
-        var sample: MemorySample
-        if let unchanged = unchangedSample, !(foreground >= 0 && apps[Int(foreground)].growing) {
-            sample = unchanged
+        if foreground >= 0 && apps[Int(foreground)].growing { return measuredSample() }
+        if var sample = unchangedSample {
             sample.time = now
             assert(sample == measuredSample(), "a sample reused from an unchanged state differs from a fresh one")
-        } else {
-            sample = measuredSample()
+            return sample
         }
-        unchangedSample = backing == nil ? sample : nil
+        let sample = measuredSample()
+        if backing == nil { unchangedSample = sample }
         return sample
     }
 
