@@ -6,18 +6,23 @@
 # - sampling: W with the default 60 s samples (a million timeseries.csv rows, 59 MB) against hourly ones (≤ 10 %), three
 #   ways: the ratio of the two modes' median times, the median of the per-round ratios, and the ratio of their fastest
 #   runs (what the work itself costs: the VM's slow moments lengthen the busier mode's runs more, both cores busy).
-# The runs alternate within each round (W2, then W's two modes in turn), so that the VM's drift falls on every mode alike, and
-# every round's reports must be byte-identical to the first round's (a run that is not deterministic fails the script).
+# The runs alternate within each round (W2, then W's two modes in turn), so that the VM's drift falls on every mode alike, or
+# with ORDER=random come in a shuffled order each round (seeded by SEED), so that no mode always follows another; every
+# round's reports must be byte-identical to the first round's (a run that is not deterministic fails the script).
 # This 2-core VM's speed moves by a third between stretches of minutes, so the script runs several batches and prints
 # each: one batch is not a verdict. Wall clock, so a measurement, never a test or a CI gate.
 #
 #   bash Benchmarks/run-whole-process.sh                          # 3 batches of 21 rounds (about 25 s a batch)
 #   ROUNDS=41 BATCHES=5 bash Benchmarks/run-whole-process.sh
+#   ORDER=random SEED=7 ROUNDS=100 BATCHES=1 bash Benchmarks/run-whole-process.sh
 #   JETSIM=/path/to/jetsim bash Benchmarks/run-whole-process.sh   # another build (default: a release build of this tree)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-21}
 batches=${BATCHES:-3}
+order=${ORDER:-alternate}
+case $order in alternate | random) ;; *) echo "run-whole-process: ORDER is alternate or random, not $order" >&2; exit 64 ;; esac
+RANDOM=${SEED:-1}
 if [ -z "${JETSIM:-}" ]; then
     swift build -c release --product jetsim >/dev/null
     JETSIM=.build/release/jetsim
@@ -53,9 +58,15 @@ printf '%-6s %-40s %-38s %s\n' batch "W2, hourly samples, every report" "samplin
 for batch in $(seq "$batches"); do
     : > "$work/ratios"; : > "$work/w2"; : > "$work/default"; : > "$work/hourly"
     for round in $(seq "$rounds"); do
-        # W2 first, then W's two modes, in turn first: neither always follows the heavier run.
-        t=$(run w2)
-        if ((round % 2)); then d=$(run default); h=$(run hourly); else h=$(run hourly); d=$(run default); fi
+        # W2 first, then W's two modes, in turn first: neither always follows the heavier run (or all three shuffled).
+        if [ "$order" = random ]; then
+            modes=(w2 default hourly)
+            for i in 2 1; do j=$((RANDOM % (i + 1))); swap=${modes[i]}; modes[i]=${modes[j]}; modes[j]=$swap; done
+        elif ((round % 2)); then modes=(w2 default hourly); else modes=(w2 hourly default); fi
+        for mode in "${modes[@]}"; do
+            took=$(run "$mode")
+            case $mode in w2) t=$took ;; default) d=$took ;; hourly) h=$took ;; esac
+        done
         for mode in default hourly w2; do
             sum=$(digest $mode)
             if [ -z "${first[$mode]:-}" ]; then first[$mode]=$sum
@@ -73,4 +84,4 @@ for batch in $(seq "$batches"); do
         "$(awk -v d="$d" -v h="$h" -v r="$ratio" -v dm="$d_min" -v hm="$h_min" 'BEGIN { printf "%+.1f %% (%+.1f %%; %+.1f %%)", (d / h - 1) * 100, (r - 1) * 100, (dm / hm - 1) * 100 }')" \
         "$(awk -v d="$d" -v h="$h" 'BEGIN { printf "%.1f / %.1f ms", d / 1e3, h / 1e3 }')"
 done
-echo "($rounds alternating rounds a batch; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"
+echo "($rounds rounds a batch, $order order; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"
