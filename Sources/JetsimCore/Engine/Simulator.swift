@@ -339,7 +339,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Growth takes free pages first, then clean ones at once (as the VM does on a page fault), so which app's
     /// clean pages go does not depend on when the next pressure response runs.
     mutating func applyForegroundGrowth() {
-        guard foreground >= 0, apps[Int(foreground)].growing else { return }
+        guard foregroundGrows else { return }
         applyGrowth(Int(foreground))
         reclaimCleanPages()
     }
@@ -443,7 +443,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             // (Most stretches end within the interval: no division for them.)
             if horizon - now >= interval { later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1) }
         }
-        if later > 0 && !(foreground >= 0 && apps[Int(foreground)].growing) {
+        if later > 0 && !foregroundGrows {
             let sample = currentSample()
             sampleCount += 1 + later
             if observer.retainsKillsAndSamples { sample.repeated(1 + later, every: interval) { samples.append($0) } }
@@ -479,7 +479,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     @inline(__always)
     private mutating func currentSample() -> MemorySample {
         backing?.sample(at: now)
-        if foreground >= 0 && apps[Int(foreground)].growing { return measuredSample() }
+        if foregroundGrows { return measuredSample() }
         if var sample = unchangedSample {
             sample.time = now
             assert(sample == measuredSample(), "a sample reused from an unchanged state differs from a fresh one")
@@ -496,7 +496,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     private func measuredSample() -> MemorySample {
         let footprint = memory.appFootprints
         var grown = 0
-        if foreground >= 0, apps[Int(foreground)].growing { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
+        if foregroundGrows { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
         var free = memory.free - grown
         if free < 0 { free = min(0, free + memory.fileBacked) }   // the VM would take clean pages first
         return MemorySample(
@@ -506,6 +506,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     }
 
     // MARK: Shared helpers
+
+    /// Whether there is a foreground app and it is growing (only the foreground app grows). Inlined, as `available`.
+    @inline(__always)
+    var foregroundGrows: Bool { foreground >= 0 && apps[Int(foreground)].growing }
 
     @inline(__always)
     var available: Int { memory.available(compressorEnabled: limits.compressorOn) - retainedBytes }
