@@ -166,8 +166,8 @@ final class TimeseriesRowTemplate {
     /// for each cost the writer's thread more than its instructions suggest.
     @inline(__always)
     func copyRow(to target: UnsafeMutablePointer<UInt8>) -> Int {
-        let count = Self.stateStart + stateCount - first
-        let from = UnsafeRawPointer(bytes + first), to = UnsafeMutableRawPointer(target)
+        let row = self.row, count = row.count
+        let from = UnsafeRawPointer(row.baseAddress.unsafelyUnwrapped), to = UnsafeMutableRawPointer(target)
         var offset = 0
         repeat {
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
@@ -180,7 +180,8 @@ final class TimeseriesRowTemplate {
     /// milliseconds and the state) and `copySlack`.
     var copyRoom: Int { Self.stateStart + stateCount + Self.copySlack }
 
-    /// The row: the time field, then the state.
+    /// The row: the time field, then the state (what `copyRow` copies).
+    @inline(__always)
     var row: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: bytes + first, count: Self.stateStart + stateCount - first)
     }
