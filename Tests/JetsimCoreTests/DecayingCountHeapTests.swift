@@ -68,6 +68,46 @@ import Testing
         #expect(mostVanished > 1, "no score reached 0: the heap of vanished scores went untried")
     }
 
+    /// An eviction's removal of the root leaves its place empty for the next insertion (a cache's missed object, inserted
+    /// as it leaves the foreground at the next request), which sinks from the top; an update fills the place with the
+    /// last node first. Either way the heap's first stays the scan's.
+    @Test func theRootsPlaceWaitsForTheNextInsertion() {
+        var heap = DecayingCountHeap()
+        heap.grow(to: 80)
+        var members: [Int32: (score: DecayingScore, sequence: UInt64)] = [:]
+        var sequence: UInt64 = 0
+        func set(_ id: Int32, count: Double, since: Int) {
+            sequence += 1
+            let score = DecayingScore(count: count, since: since, halfLifeMicros: Self.halfLife)
+            heap.set(id, score: score, sequence: sequence)
+            members[id] = (score, sequence)
+        }
+        for id in 0..<40 { set(Int32(id), count: Double(1 + id % 7), since: id * 1000) }
+        var vacated = 0
+        for step in 0..<30 {
+            let now = 40_000 + step * 1000
+            guard let victim = heap.first(at: now) else {
+                Issue.record("step \(step): the heap is empty")
+                return
+            }
+            #expect(victim == Self.scan(members, at: now), "step \(step)")
+            let wasRoot = heap.members[Int(victim)].position == 0
+            heap.remove(victim)
+            members[victim] = nil
+            #expect(heap.rootVacated == wasRoot, "step \(step)")
+            if heap.rootVacated { vacated += 1 }
+            if step % 3 == 2 {
+                set(members.keys.sorted()[step], count: 9, since: now)   // an update: the place is filled first
+            } else {
+                set(Int32(40 + step), count: 1, since: now)   // the missed object, into the root's place
+            }
+            #expect(!heap.rootVacated, "step \(step)")
+            #expect(heap.nodes.count + heap.zeros.count == members.count, "step \(step)")
+            #expect(heap.first(at: now) == Self.scan(members, at: now), "step \(step)")
+        }
+        #expect(vacated >= 20, "the victims were rarely the root: the vacated place went untried")
+    }
+
     /// Two equal true scores (twice a count against that count a half-life later) whose keys order them one way while
     /// the doubles at some time, or their tie-break, order them the other: the heap must weigh the pair, not trust its
     /// keys. Searches such pairs out and checks each.
