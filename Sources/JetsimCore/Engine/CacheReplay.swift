@@ -129,15 +129,25 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
         makeIndexesUnique()
         let d = Self.prefetchDistance
-        // Two loops, so that replays without a tournament test nothing more a request (a tournament made during the
-        // batch has its entries prefetched from the next batch on).
-        if scored != nil || fixed != nil || counts != nil {
+        // Three loops, so that each replay tests a request only the indexes it may use (an index made during the batch
+        // has its entries prefetched from the next batch on): a test of the kinetic tournament's optional is a call (an
+        // outlined value witness), twice a request where `lfu`'s and `largest`'s replays would pay for nothing.
+        if scored != nil {
             for k in 0..<objects.count {
-                if k + d < objects.count { prefetch(objects[k + d], entry: true) }
+                if k + d < objects.count {
+                    prefetch(objects[k + d], entry: true)
+                    scored?.prefetchEntry(of: objects[k + d])
+                }
                 if k + 2 * d < objects.count {
                     scored?.prefetchSlot(of: objects[k + 2 * d])
                     fixed?.prefetchSlot(of: objects[k + 2 * d])
                 }
+                uniqueRequest(objects[k], size: sizes[k], time: times[k])
+            }
+        } else if fixed != nil || counts != nil {
+            for k in 0..<objects.count {
+                if k + d < objects.count { prefetch(objects[k + d], entry: true) }
+                if k + 2 * d < objects.count { fixed?.prefetchSlot(of: objects[k + 2 * d]) }
                 uniqueRequest(objects[k], size: sizes[k], time: times[k])
             }
         } else {
@@ -153,16 +163,16 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable static var prefetchDistance: Int { 12 }
 
     /// Starts loading what request of `object` will read first, its `CachedObject` and the policy's state for it
-    /// (`EvictionPolicy.prefetchState`), and with `entry` its stored score in the tournament (`keepsStoredScore`; its
-    /// slot was asked for `prefetchDistance` requests before): all are indexed by a random object id, so without the hint
-    /// most requests wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead.
+    /// (`EvictionPolicy.prefetchState`), and with `entry` its stored score in the constant-score tournament or the heap
+    /// (`keepsStoredScore`; the tournament's slot was asked for `prefetchDistance` requests before; `requests` asks the
+    /// kinetic tournament itself, when there is one): all are indexed by a random object id, so without the hint most
+    /// requests wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead.
     /// (Mutating so that the generic replay is not copied to call it.)
     @inlinable @inline(__always) mutating func prefetch(_ object: Int32, entry: Bool) {
         let o = Int(object)
         objects.prefetchWhole(o)   // (64 bytes, on no particular boundary: two lines)
         _policy.prefetchState(of: object)
         if entry {
-            scored?.prefetchEntry(of: object)
             fixed?.prefetchLeaf(of: object)
             counts?.prefetchSlot(of: object)
         }
