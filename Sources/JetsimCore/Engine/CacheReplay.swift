@@ -74,6 +74,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; nil until the first
     /// such candidate, so that other replays allocate nothing for it).
     @usableFromInline var scored: KineticTournament?
+    /// `scored != nil`, kept beside it: a test of that optional is a call (an outlined value witness: its nil is one of
+    /// 4 096 values of the first word), which the paths of every request and eviction make first (the other indexes'
+    /// optionals are tested inline).
+    @usableFromInline var scoring = false
     /// The same for candidates whose score is constant (`DecayingScore.isConstant`: all of `largest`'s), whose index
     /// needs no certificates.
     @usableFromInline var fixed: FixedScoreTournament?
@@ -132,7 +136,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // Three loops, so that each replay tests a request only the indexes it may use (an index made during the batch
         // has its entries prefetched from the next batch on): a test of the kinetic tournament's optional is a call (an
         // outlined value witness), twice a request where `lfu`'s and `largest`'s replays would pay for nothing.
-        if scored != nil {
+        if scoring {
             for k in 0..<objects.count {
                 if k + d < objects.count {
                     prefetch(objects[k + d], entry: true)
@@ -180,6 +184,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
     @inlinable mutating func makeIndexesUnique() {
+        assert(scoring == (scored != nil), "CacheReplay: scoring and scored disagree")
         objects.makeUnique()
         ranked.makeUnique()
         scored?.makeUnique()
@@ -266,7 +271,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
             let sequence = objects[o].lastUseSequence
             if score.isConstant {
-                if scored?.contains(object) == true {
+                if scoring && scored?.contains(object) == true {
                     scored?.remove(object, at: time)
                     objects[o].staleScore = false
                 }
@@ -313,7 +318,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// `accepts` it, the kinetic tournament otherwise; out of the other one if it was there.
     @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
-            if scored?.contains(object) == true {
+            if scoring && scored?.contains(object) == true {
                 scored?.remove(object, at: time)
                 indexMoves &+= 1
             }
@@ -327,8 +332,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 counts?.remove(object)
                 indexMoves &+= 1
             }
-            if scored == nil {
+            if !scoring {
                 scored = KineticTournament()
+                scoring = true
                 scored?.grow(to: objects.count)
             }
             scored?.set(object, score: score, sequence: sequence, at: time)
@@ -393,7 +399,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         var moves = indexMoves
         repeat {
             moves = indexMoves
-            decaying = scored?.first(at: time)
+            decaying = scoring ? scored?.first(at: time) : nil
             while let top = decaying, objects[Int(top)].staleScore {
                 rescore(top, at: time)
                 decaying = scored?.first(at: time)
@@ -455,7 +461,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// for a score that falls, the hit re-scores at once.
     /// (Mutating: it moves `staleHorizon`, and the generic replay is not copied to call it.)
     @inlinable mutating func keepsStoredScore(_ object: Int32, score new: DecayingScore, sequence: UInt64, at time: Int) -> Bool {
-        var stored = scored?.storedScore(of: object)
+        var stored = scoring ? scored?.storedScore(of: object) : nil
         if stored == nil {
             stored = counts?.storedScore(of: object)
             // A new score the heap would not take moves to the tournament: rescored now.
