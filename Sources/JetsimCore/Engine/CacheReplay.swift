@@ -393,6 +393,17 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// (the smaller double at `time`, then the smaller sequence), so exactly the scan's victim over all of them.
     @inlinable mutating func firstScored(at time: Int) -> Int32? {
         if time >= staleHorizon { rescoreStale(at: time) }
+        // The heap alone (`lfu`'s replays): its first is the victim. A rescore that moves a score to the tournament leaves
+        // for the general case below, which asks every index again.
+        if !scoring && fixed == nil {
+            var counted = counts?.first(at: time)
+            while let top = counted, objects[Int(top)].staleScore {
+                rescore(top, at: time)
+                if scoring { break }
+                counted = counts?.first(at: time)
+            }
+            if !scoring { return counted }
+        }
         // A lower bound won (or an earlier sequence, in `fixed`): its real score takes its place, and the index answers
         // again. A rescored score that moves to an index asked before (`indexMoves`) has that one asked again too.
         var decaying: Int32?, counted: Int32?, constant: Int32?

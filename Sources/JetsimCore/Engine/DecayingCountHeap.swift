@@ -14,7 +14,7 @@ import Darwin
 /// level of the four-ary walk down compares four children instead of two, but moves one node and one position
 /// instead of two of each, and the walk up compares one parent a level, half as many: `lfu`'s replay did 613
 /// instructions a request against 637 with two children (`Benchmarks/instructions-per-request.sh`; 596 with the root's
-/// place left to the next insertion, `remove`).
+/// place left to the next insertion, `remove`; 553 with 16-byte nodes and the replay's other savings of that round).
 ///
 /// Why a heap suffices. Two decaying counts keep their order for ever in exact arithmetic (their ratio is constant), so
 /// `key = log2(count) + (since − base)/halfLife` orders them at every time: the larger key, the larger score. A
@@ -44,30 +44,29 @@ import Darwin
 /// the two heaps' nodes, and by candidate id its stored score, sequence and heap position; nothing is allocated per
 /// operation but when the storage grows.
 ///
-/// Invariants: in each heap every node's (key, sequence) is at most its children's; a member's `position` names the node
-/// that holds its id (p ≥ 0 in `nodes`, −2 − p in `zeros`); while `rootVacated`, `nodes[0]` holds no member and is out
-/// of the order (its children's subtrees are heaps; every public entry but an insertion fills it first, `settle()`);
-/// a node of `nodes` has its member's key and sequence, a node
-/// of `zeros` key 0, its member's sequence, and a member whose double was 0 at the last query (so at every later time);
-/// a non-member's position is -1. Queries come at non-decreasing times. Debug builds check the heaps when small.
+/// Invariants: in each heap every node's key, then its member's sequence, is at most its children's (`precedes`); a
+/// member's `position` names the node that holds its id (p ≥ 0 in `nodes`, −2 − p in `zeros`); while `rootVacated`,
+/// `nodes[0]` holds no member and is out of the order (its children's subtrees are heaps; every public entry but an
+/// insertion fills it first, `settle()`); a node of `nodes` has its member's key, a node of `zeros` key 0 and a member
+/// whose double was 0 at the last query (so at every later time); a non-member's position is -1. Queries come at non-decreasing times. Debug builds check the heaps when small.
 @usableFromInline
 struct DecayingCountHeap {
-    /// A heap node: the ordering key, the tie-break and the candidate (24 bytes: a node's four children are 96, two or
-    /// three cache lines).
+    /// A heap node: the ordering key and the candidate (16 bytes: a node's four children are one cache line when the
+    /// storage starts on one, two otherwise). The tie-break, the member's sequence, is read only when keys are equal.
     @usableFromInline
     struct Node: BitwiseCopyable {
         @usableFromInline var key: Double
-        @usableFromInline var sequence: UInt64
         @usableFromInline var id: Int32
-        @inlinable init(key: Double, sequence: UInt64, id: Int32) {
+        @inlinable init(key: Double, id: Int32) {
             self.key = key
-            self.sequence = sequence
             self.id = id
         }
+    }
 
-        @inlinable @inline(__always) func precedes(_ other: Node) -> Bool {
-            key < other.key || (key == other.key && sequence < other.sequence)
-        }
+    /// Whether node `a` comes before node `b`: the smaller key, then the smaller sequence of their members.
+    @inlinable @inline(__always)
+    static func precedes(_ a: Node, _ b: Node, _ members: UncheckedArray<Member>) -> Bool {
+        a.key < b.key || (a.key == b.key && members[Int(a.id)].sequence < members[Int(b.id)].sequence)
     }
 
     /// A candidate's stored score (count and since; the half-life is the heap's) and where its node is (-1: none).
@@ -180,16 +179,16 @@ struct DecayingCountHeap {
         }
         let root = nodes[0], rootMember = members[Int(root.id)]
         let rootValue = value(rootMember, at: time)
-        var best = root.id, bestValue = rootValue, bestSequence = root.sequence
+        var best = root.id, bestValue = rootValue, bestSequence = rootMember.sequence
         let found = zeros.count
         for k in pending {
             let node = nodes[k], m = members[Int(node.id)]
             // An entry with the root's key, count and since has the root's double (and a later sequence).
             let same = node.key == root.key && m.count == rootMember.count && m.since == rootMember.since
             let v = same ? rootValue : value(m, at: time)
-            if v == 0 { zeros.append(Node(key: 0, sequence: node.sequence, id: node.id)) }
-            if v < bestValue || (v == bestValue && node.sequence < bestSequence) {
-                (best, bestValue, bestSequence) = (node.id, v, node.sequence)
+            if v == 0 { zeros.append(Node(key: 0, id: node.id)) }
+            if v < bestValue || (v == bestValue && m.sequence < bestSequence) {
+                (best, bestValue, bestSequence) = (node.id, v, m.sequence)
             }
         }
         // Those found at 0 were listed at the end of `zeros` (still members of `nodes`): moved now.
@@ -225,7 +224,7 @@ struct DecayingCountHeap {
         members[i].count = score.count
         members[i].since = score.since
         members[i].sequence = sequence
-        let node = Node(key: key(count: score.count, since: score.since), sequence: sequence, id: id)
+        let node = Node(key: key(count: score.count, since: score.since), id: id)
         let p = Int(members[i].position)
         if rootVacated {
             // An insertion fills the removed root's place and sinks from there, where the removal would have sunk the last
@@ -237,7 +236,7 @@ struct DecayingCountHeap {
         } else if p >= 0 {
             let before = nodes[p]
             nodes[p] = node
-            if node.precedes(before) {
+            if Self.precedes(node, before, members) {
                 Self.siftUp(p, in: &nodes, members: &members, zero: false)
             } else {
                 Self.siftDown(p, in: &nodes, members: &members, zero: false)
@@ -278,12 +277,18 @@ struct DecayingCountHeap {
         let last = heap.removeLast()
         guard p < heap.count else { return }
         heap[p] = last
-        members[Int(last.id)].position = Int32(zero ? -2 - p : p)
-        if p > 0 && last.precedes(heap[Self.parent(of: p)]) {
+        members[Int(last.id)].position = Self.position(p, zero: zero)
+        if p > 0 && precedes(last, heap[Self.parent(of: p)], members) {
             siftUp(p, in: &heap, members: &members, zero: zero)
         } else {
             siftDown(p, in: &heap, members: &members, zero: zero)
         }
+    }
+
+    /// What a member's `position` says of node `p` of `nodes` (`zero` false) or of `zeros`. (A heap holds at most one node
+    /// per candidate id, an `Int32`: p < 2^31.)
+    @inlinable @inline(__always) static func position(_ p: Int, zero: Bool) -> Int32 {
+        Int32(truncatingIfNeeded: zero ? -2 &- p : p)
     }
 
     /// Children a node has at most.
@@ -301,13 +306,13 @@ struct DecayingCountHeap {
         let node = heap[p]
         while p > 0 {
             let parent = Self.parent(of: p)
-            guard node.precedes(heap[parent]) else { break }
+            guard precedes(node, heap[parent], members) else { break }
             heap[p] = heap[parent]
-            members[Int(heap[p].id)].position = Int32(zero ? -2 - p : p)
+            members[Int(heap[p].id)].position = Self.position(p, zero: zero)
             p = parent
         }
         heap[p] = node
-        members[Int(node.id)].position = Int32(zero ? -2 - p : p)
+        members[Int(node.id)].position = Self.position(p, zero: zero)
     }
 
     /// Moves node `start` of `heap` down to its place, keeping the members' positions.
@@ -321,20 +326,20 @@ struct DecayingCountHeap {
             var child = first, best = heap[first]
             if first &+ 3 < n {   // (n is a count: no overflow)
                 // All four: two pairs, then their winners (three comparisons, the pairs independent of each other).
-                let a = heap[first &+ 1].precedes(best) ? first &+ 1 : first
-                let b = heap[first &+ 3].precedes(heap[first &+ 2]) ? first &+ 3 : first &+ 2
-                child = heap[b].precedes(heap[a]) ? b : a
+                let a = precedes(heap[first &+ 1], best, members) ? first &+ 1 : first
+                let b = precedes(heap[first &+ 3], heap[first &+ 2], members) ? first &+ 3 : first &+ 2
+                child = precedes(heap[b], heap[a], members) ? b : a
                 best = heap[child]
             } else {
-                for c in (first + 1)..<n where heap[c].precedes(best) { (child, best) = (c, heap[c]) }
+                for c in (first + 1)..<n where precedes(heap[c], best, members) { (child, best) = (c, heap[c]) }
             }
-            guard best.precedes(node) else { break }
+            guard precedes(best, node, members) else { break }
             heap[p] = best
-            members[Int(best.id)].position = Int32(zero ? -2 - p : p)
+            members[Int(best.id)].position = Self.position(p, zero: zero)
             p = child
         }
         heap[p] = node
-        members[Int(node.id)].position = Int32(zero ? -2 - p : p)
+        members[Int(node.id)].position = Self.position(p, zero: zero)
     }
 
     /// Every member's id (debug checks: the scan the heap must agree with).
@@ -348,11 +353,10 @@ struct DecayingCountHeap {
             for k in heap.indices where zero || !rootVacated || k > 0 {   // (a vacated root holds no member)
                 let m = members[Int(heap[k].id)]
                 precondition(Int(m.position) == (zero ? -2 - k : k), "DecayingCountHeap: node \(k)'s member has position \(m.position)")
-                precondition(heap[k].key == (zero ? 0 : key(count: m.count, since: m.since)) && heap[k].sequence == m.sequence,
-                             "DecayingCountHeap: node \(k)'s key is not its member's")
+                precondition(heap[k].key == (zero ? 0 : key(count: m.count, since: m.since)), "DecayingCountHeap: node \(k)'s key is not its member's")
                 let parent = k > 0 ? Self.parent(of: k) : -1
                 if parent > 0 || (parent == 0 && (zero || !rootVacated)) {
-                    precondition(!heap[k].precedes(heap[parent]), "DecayingCountHeap: node \(k) precedes its parent")
+                    precondition(!Self.precedes(heap[k], heap[parent], members), "DecayingCountHeap: node \(k) precedes its parent")
                 }
                 if zero, lastQuery > Int.min { precondition(value(m, at: lastQuery) == 0, "DecayingCountHeap: a member of zeros is not 0") }
             }
