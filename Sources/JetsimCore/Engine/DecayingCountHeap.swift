@@ -9,10 +9,9 @@ import Darwin
 /// picks at the same time — in a four-ary heap: O(log n) per insert, update or removal, and a query that compares the
 /// root with its children.
 ///
-/// Why four children a node. A cache replay's miss removes the root and inserts the missed object, whose small count
-/// puts it near the top: each is a walk over the heap's height, and a binary heap's is twice a four-ary one's. A
-/// level of the four-ary walk down compares four children instead of two, but moves one node and one position
-/// instead of two of each, and the walk up compares one parent a level, half as many: `lfu`'s replay did 613
+/// Why four children a node. A cache replay's miss removes the root and inserts the missed object: walks over the
+/// heap's height, a binary heap's twice a four-ary one's. A level of the four-ary walk down compares four children
+/// instead of two, but the walk moves half as many nodes and positions, and the walk up compares half as many parents: `lfu`'s replay did 613
 /// instructions a request against 637 with two children (`Benchmarks/instructions-per-request.sh`; 596 with the root's
 /// place left to the next insertion, `remove`; 553 with 16-byte nodes and the replay's other savings of that round).
 ///
@@ -48,7 +47,8 @@ import Darwin
 /// member's `position` names the node that holds its id (p ≥ 0 in `nodes`, −2 − p in `zeros`); while `rootVacated`,
 /// `nodes[0]` holds no member and is out of the order (its children's subtrees are heaps; every public entry but an
 /// insertion fills it first, `settle()`); a node of `nodes` has its member's key, a node of `zeros` key 0 and a member
-/// whose double was 0 at the last query (so at every later time); a non-member's position is -1. Queries come at non-decreasing times. Debug builds check the heaps when small.
+/// whose double was 0 at the last query (so at every later time); a non-member's position is -1. Queries come at
+/// non-decreasing times. Debug builds check the heaps when small.
 @usableFromInline
 struct DecayingCountHeap {
     /// A heap node: the ordering key and the candidate (16 bytes: a node's four children are one cache line when the
@@ -291,14 +291,14 @@ struct DecayingCountHeap {
         Int32(truncatingIfNeeded: zero ? -2 &- p : p)
     }
 
-    /// Children a node has at most.
-    @usableFromInline static var arity: Int { 4 }
+    /// Children a node has at most (`siftDown` compares a full family's four in pairs).
+    @inlinable static var arity: Int { 4 }
 
     /// Node `p`'s first child (the others follow it).
-    @inlinable @inline(__always) static func firstChild(of p: Int) -> Int { 4 &* p &+ 1 }
+    @inlinable @inline(__always) static func firstChild(of p: Int) -> Int { arity &* p &+ 1 }
 
     /// Node `p`'s parent (p > 0).
-    @inlinable @inline(__always) static func parent(of p: Int) -> Int { (p &- 1) >> 2 }
+    @inlinable @inline(__always) static func parent(of p: Int) -> Int { (p &- 1) / arity }
 
     /// Moves node `start` of `heap` up to its place, keeping the members' positions (−2 − p in `zeros`).
     @usableFromInline static func siftUp(_ start: Int, in heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
@@ -324,8 +324,8 @@ struct DecayingCountHeap {
             let first = Self.firstChild(of: p)
             guard first < n else { break }
             var child = first, best = heap[first]
-            if first &+ 3 < n {   // (n is a count: no overflow)
-                // All four: two pairs, then their winners (three comparisons, the pairs independent of each other).
+            if first &+ 3 < n {   // a full family (n is a count: no overflow)
+                // Two pairs, then their winners (three comparisons, the pairs independent of each other).
                 let a = precedes(heap[first &+ 1], best, members) ? first &+ 1 : first
                 let b = precedes(heap[first &+ 3], heap[first &+ 2], members) ? first &+ 3 : first &+ 2
                 child = precedes(heap[b], heap[a], members) ? b : a
