@@ -59,24 +59,28 @@ import Testing
         }
     }
 
+    /// `numerator / denominator` with `decimals` digits, rounded half away from zero, in plain 128-bit arithmetic.
+    static func reference(_ numerator: Int, over denominator: Int, decimals: Int) -> String {
+        var scale: Int128 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let n = Int128(numerator).magnitude * UInt128(scale), d = UInt128(Int128(denominator).magnitude)
+        let (q, r) = (n / d, n % d)
+        let rounded = r * 2 >= d ? q + 1 : q
+        let negative = (numerator < 0) != (denominator < 0) && numerator != 0 && rounded != 0
+        let whole = String(rounded / UInt128(scale)), fraction = String(rounded % UInt128(scale))
+        return (negative ? "-" : "") + whole + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
+    }
+
+    /// What `body` writes into a fresh row.
+    static func rendered(_ body: (inout RowWriter) -> Void) -> String {
+        var out: [UInt8] = []
+        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3), body)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// `RowWriter` renders every report number in place (digits two at a time, MiB by shifts): against a plain
     /// reference rendering in 128-bit arithmetic, for random values, denominators (powers of two and not) and widths.
     @Test func rowWriterRendersNumbersAsThePlainArithmeticDoes() {
-        func reference(_ numerator: Int, over denominator: Int, decimals: Int) -> String {
-            var scale: Int128 = 1
-            for _ in 0..<decimals { scale *= 10 }
-            let n = Int128(numerator).magnitude * UInt128(scale), d = UInt128(Int128(denominator).magnitude)
-            let (q, r) = (n / d, n % d)
-            let rounded = r * 2 >= d ? q + 1 : q
-            let negative = (numerator < 0) != (denominator < 0) && numerator != 0 && rounded != 0
-            let whole = String(rounded / UInt128(scale)), fraction = String(rounded % UInt128(scale))
-            return (negative ? "-" : "") + whole + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
-        }
-        func rendered(_ body: (inout RowWriter) -> Void) -> String {
-            var out: [UInt8] = []
-            RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3), body)
-            return String(decoding: out, as: UTF8.self)
-        }
         // The MiB and seconds renderers against the reference, at their edges (the 2^53 bytes above which MiB falls back
         // to the general rule; exact halves: 2^16 bytes is 62.5 thousandths of a MiB; the extremes) and at random.
         var edges = [0, 1, -1, 499, 500, 501, -500, 1 << 16, -(3 << 16), 1 << 19, (1 << 19) - 1, 1 << 53, (1 << 53) - 1, -(1 << 53), Int.max, Int.min]
@@ -95,7 +99,7 @@ import Testing
             if k % 3 == 0 { n = 0 &- n }
             let d = denominators[k % denominators.count]
             let decimals = k % 5
-            #expect(FixedPoint.format(n, over: d, decimals: decimals) == reference(n, over: d, decimals: decimals), "\(n) / \(d), \(decimals)")
+            #expect(FixedPoint.format(n, over: d, decimals: decimals) == Self.reference(n, over: d, decimals: decimals), "\(n) / \(d), \(decimals)")
             var padded: [UInt8] = []
             let v = UInt(truncatingIfNeeded: rng.next() >> UInt64(bits))
             FixedPoint.appendDigits(v, width: k % 25, to: &padded)
@@ -104,11 +108,23 @@ import Testing
             edges.append(n)
         }
         for n in Array(-20...20) + [99, 100, 101, 999, 1_000, 9_999, 10_000, 10_001, 99_999, 100_000] + edges {
-            #expect(rendered { $0.integer(n) } == String(n))
+            #expect(Self.rendered { $0.integer(n) } == String(n))
         }
         for n in edges {
-            #expect(rendered { $0.mebibytes(n) } == reference(n, over: Units.mebibyte, decimals: 3), "\(n) bytes")
-            #expect(rendered { $0.seconds(n) } == reference(n, over: Units.microsPerSecond, decimals: 3), "\(n) µs")
+            #expect(Self.rendered { $0.mebibytes(n) } == Self.reference(n, over: Units.mebibyte, decimals: 3), "\(n) bytes")
+            #expect(Self.rendered { $0.seconds(n) } == Self.reference(n, over: Units.microsPerSecond, decimals: 3), "\(n) µs")
+        }
+    }
+
+    /// Byte counts of whole 4 KiB pages, which `mebibytes` renders from a table of the 256 page fractions: every fraction,
+    /// at whole parts of one to five digits, the same bytes as the general rendering (and so as `fixed`).
+    @Test func pageMultiplesRenderAsTheGeneralRule() {
+        for whole in [0, 1, 9, 10, 99, 100, 999, 1_000, 2_228, 9_998, 9_999, 10_000, 10_001, 65_535] {
+            for page in 0..<256 {
+                let n = whole << 20 + page << 12
+                #expect(Self.rendered { $0.mebibytes(n) } == Self.reference(n, over: Units.mebibyte, decimals: 3), "\(n) bytes")
+                #expect(Self.rendered { $0.mebibytes(-n) } == Self.reference(-n, over: Units.mebibyte, decimals: 3), "\(-n) bytes")
+            }
         }
     }
 }
