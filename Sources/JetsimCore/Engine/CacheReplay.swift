@@ -396,12 +396,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // The heap alone (`lfu`'s replays): its first is the victim. A rescore that moves a score to the tournament leaves
         // for the general case below, which asks every index again.
         if !scoring && fixed == nil {
-            var counted = counts?.first(at: time)
-            while let top = counted, objects[Int(top)].staleScore {
-                rescore(top, at: time)
-                if scoring { break }
-                counted = counts?.first(at: time)
-            }
+            let counted = firstCounted(at: time)
             if !scoring { return counted }
         }
         // A lower bound won (or an earlier sequence, in `fixed`): its real score takes its place, and the index answers
@@ -415,11 +410,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 rescore(top, at: time)
                 decaying = scored?.first(at: time)
             }
-            counted = counts?.first(at: time)
-            while let top = counted, objects[Int(top)].staleScore {
-                rescore(top, at: time)
-                counted = counts?.first(at: time)
-            }
+            counted = firstCounted(at: time)
             constant = fixed?.first()
             while let top = constant, objects[Int(top)].staleScore {
                 rescore(top, at: time)
@@ -442,6 +433,17 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             Self.weigh(id, stored, at: time, against: &best, &bestValue, &bestSequence)
         }
         return best
+    }
+
+    /// The heap's first at `time` once the stale entries that win it have their real scores (a rescore may move a score
+    /// to the tournament: `indexMoves`).
+    @inlinable @inline(__always) mutating func firstCounted(at time: Int) -> Int32? {
+        var counted = counts?.first(at: time)
+        while let top = counted, objects[Int(top)].staleScore {
+            rescore(top, at: time)
+            counted = counts?.first(at: time)
+        }
+        return counted
     }
 
     /// Makes `id` the best so far if its stored score dies first at `time` by the scan's comparison.
