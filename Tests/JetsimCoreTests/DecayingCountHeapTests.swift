@@ -133,6 +133,29 @@ import Testing
         #expect(found > 0, "no pair whose keys and doubles disagree")
     }
 
+    /// Objects first requested at one timestamp have one count and one since: twins of the root, with its double at every
+    /// time and later sequences, lose to it without a weighing, however deep they lie; an entry that is not a twin, with
+    /// the root's key (a count twice as large one half-life earlier), is weighed.
+    @Test func theRootsTwinsLoseWithoutAWeighing() {
+        var heap = DecayingCountHeap()
+        heap.grow(to: 40)
+        var members: [Int32: (score: DecayingScore, sequence: UInt64)] = [:]
+        let h = Int(Self.halfLife), now = 10 * h
+        func set(_ id: Int32, _ score: DecayingScore) {
+            heap.set(id, score: score, sequence: UInt64(id))
+            members[id] = (score, UInt64(id))
+        }
+        for id in 0..<30 { set(Int32(id), DecayingScore(count: 1, since: now, halfLifeMicros: Self.halfLife)) }   // twins: 3 levels
+        for id in 30..<36 { set(Int32(id), DecayingScore(count: 5, since: now, halfLifeMicros: Self.halfLife)) }
+        for time in [now, now + h, now + 40 * h] {
+            #expect(heap.first(at: time) == 0 && Self.scan(members, at: time) == 0)
+        }
+        #expect(heap.weighings == 0)
+        set(36, DecayingScore(count: 2, since: now - h, halfLifeMicros: Self.halfLife))   // the root's key, not its twin
+        #expect(heap.first(at: now + 40 * h) == Self.scan(members, at: now + 40 * h))
+        #expect(heap.weighings == 1)
+    }
+
     /// A pause of thousands of half-lives takes every score to 0: the victims then go by sequence alone, and each entry
     /// moves to the heap of vanished scores once, not a weighing of all of them at every query.
     @Test func scoresThatVanishDieBySequenceAndMoveOnce() {

@@ -30,7 +30,9 @@ import Darwin
 /// and the entries whose keys are within `tolerance` of it or below the underflow limit; every other entry loses to the
 /// root. Usually none is: the query compares the root's key with its children's and returns. An entry with the root's
 /// key, count and since has the root's double and a later sequence (the heap orders equal keys by sequence), so it
-/// loses without being evaluated; its subtree is still searched.
+/// loses without being evaluated; its subtree is still searched. When the entries within `tolerance` are all such twins
+/// of the root (objects first requested at one timestamp), the query returns the root without evaluating any double
+/// (`onlyTheRootsTwins`).
 ///
 /// Underflow. A double that has reached 0 stays 0 (time only moves forward, and exp2 is monotone), and 0 is the smallest
 /// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit weighs
@@ -100,6 +102,8 @@ struct DecayingCountHeap {
     /// The time of the last query (`first(at:)`), for the debug checks (release builds keep the heap small: the replay
     /// tests its optional at every request).
     @usableFromInline var lastQuery = Int.min
+    /// Queries that evaluated entries besides the root (`weigh`), for the tests.
+    @usableFromInline var weighings = 0
     #endif
 
     @inlinable init() {}
@@ -154,17 +158,47 @@ struct DecayingCountHeap {
         let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
         let limit = max(root.key + Self.tolerance(root.key), underflow)
         let n = nodes.count
-        if root.key > underflow && (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit)
-            && (n < 4 || nodes[3].key > limit) && (n < 5 || nodes[4].key > limit) {
+        if root.key > underflow && (((n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit)
+            && (n < 4 || nodes[3].key > limit) && (n < 5 || nodes[4].key > limit)) || onlyTheRootsTwins(atMost: limit)) {
             return zeros.count > 0 ? zeros[0].id : root.id   // a 0 dies before any other score
         }
         return weigh(atMost: limit, at: time)
+    }
+
+    /// Whether every entry whose key is at most `limit` but the root has the root's key, count and since: the root's double
+    /// at every time and a later sequence (the heap orders equal keys by sequence), so each loses to the root without being
+    /// evaluated. Objects first requested at one timestamp (a trace's times are often whole seconds) leave such twins:
+    /// `weigh` would find the root after an exp2 and a pass over them, where this pass only compares their stored scores.
+    /// (Out of line: most queries end at the root's children.)
+    @usableFromInline mutating func onlyTheRootsTwins(atMost limit: Double) -> Bool {
+        let root = nodes[0], rootMember = members[Int(root.id)]
+        pending.removeAll()   // the twins found, each listed before its children
+        pending.append(0)
+        var next = 0
+        while next < pending.count {
+            let firstChild = Self.firstChild(of: pending[next])
+            next += 1
+            var child = firstChild
+            while child < min(firstChild + Self.arity, nodes.count) {
+                let node = nodes[child]
+                if node.key <= limit {
+                    let m = members[Int(node.id)]
+                    guard node.key == root.key && m.count == rootMember.count && m.since == rootMember.since else { return false }
+                    pending.append(child)
+                }
+                child += 1
+            }
+        }
+        return true
     }
 
     /// `first(at:)` when entries other than the root may die first: the scan's comparison over every entry whose key is
     /// at most `limit` (a subtree at the top of the heap, the root's), in one pass that also moves those whose double is 0
     /// to `zeros` (all of them lie below the underflow limit, so at most `limit`).
     @usableFromInline mutating func weigh(atMost limit: Double, at time: Int) -> Int32 {
+        #if DEBUG
+        weighings += 1
+        #endif
         pending.removeAll()   // the subtree's nodes, each listed before its children
         pending.append(0)
         var next = 0
