@@ -142,6 +142,30 @@ import Testing
         #expect(members.isEmpty)
     }
 
+    /// A growth moves the old tree under the new root's left child, winners, models and melts as they were, and decides
+    /// the new root alone: the tree answers as the scan does right after it, before any insertion walks up, and later as
+    /// time passes (certificates that expire below the moved nodes are found from the root).
+    @Test func aGrowthKeepsEveryDuelDecided() {
+        var random = SplitMix64(seed: 17)
+        let halfLife = 1000.0
+        var tournament = KineticTournament()
+        tournament.grow(to: 128)
+        var members: [Int32: (DecayingScore, UInt64)] = [:]
+        var time = 0
+        for k in 0..<64 {
+            let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: 1)
+            tournament.insert(Int32(k), score: score, sequence: UInt64(k), at: time)
+            members[Int32(k)] = (score, UInt64(k))
+        }
+        #expect(tournament.leaves == 64 && tournament.freeSlots.count == 0)
+        tournament.growSlots()
+        #expect(tournament.leaves == 128)
+        for _ in 0..<64 {
+            #expect(tournament.first(at: time) == Self.scan(members, at: time), "at \(time)")
+            time += Int(random.below(UInt64(halfLife) * 4))
+        }
+    }
+
     /// `cost`: a frequent object's score falls below a rarer one's as its count decays — the duel's certificate
     /// expires and the victim changes without any insert or removal.
     @Test func crossingScoresChangeTheVictimAsTimePasses() {

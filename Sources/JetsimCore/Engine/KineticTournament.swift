@@ -313,7 +313,7 @@ struct KineticTournament {
         return exp2(Double(since - base) / halfLife)
     }
 
-    /// Doubles the slots (and the tree), deciding every duel again.
+    /// Doubles the slots (and the tree).
     @usableFromInline mutating func growSlots() {
         let old = leaves, used = entries.count   // `used` slots exist (0 before the first growth, `leaves` after)
         let grown = max(2 * leaves, 64)
@@ -323,11 +323,20 @@ struct KineticTournament {
         while entries.count < grown { entries.append(empty) }
         let before = nodes
         nodes = UncheckedArray<Node>(repeating: Node(), count: 2 * grown)
-        for s in 0..<old { nodes[grown + s] = before[old + s] }
         leaves = grown
         freeSlots.reserve(grown)
         for s in stride(from: grown - 1, through: used, by: -1) { freeSlots.append(Int32(s)) }
-        for k in stride(from: grown - 1, through: 1, by: -1) { duel(k) }
+        guard used > 0 else { return }   // the first growth: every node empty
+        // The old tree becomes the new root's left subtree: node k of depth d moves to k + 2^d (its leaves to the new leaves
+        // of the same slots) with its winner, model and melt, all still true; the right subtree is empty, so only the new
+        // root's duel is new (where deciding every duel again cost about two duels a member over a replay).
+        assert(grown == 2 * old, "KineticTournament: a growth after the first doubles the leaves")
+        var depthStart = 1
+        while depthStart < 2 * old {
+            for k in depthStart..<(2 * depthStart) { nodes[k + depthStart] = before[k] }
+            depthStart *= 2
+        }
+        duel(1)
     }
 
     // MARK: Duels
