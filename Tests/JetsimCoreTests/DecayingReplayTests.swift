@@ -92,7 +92,7 @@ import Testing
     }
 
     /// A policy whose candidates' scores are some constant, some decaying: the replay keeps them in two indexes
-    /// (`FixedScoreTournament`, `KineticTournament`), objects move between the two as their scores change kind, and
+    /// (`FixedScoreHeap`, `KineticTournament`), objects move between the two as their scores change kind, and
     /// each victim is the better of the two firsts — the scan's over all of them.
     @Test(arguments: Clock.allCases)
     func constantAndDecayingScoresTogetherEvictAsTheScanDoes(clock: Clock) {

@@ -31,7 +31,7 @@ struct CachedObject: BitwiseCopyable {
     @usableFromInline var launches: UInt32 = 0
     @usableFromInline var resident = false
     /// Its `KineticTournament` or `DecayingCountHeap` entry holds an earlier score than its policy's
-    /// (`CacheReplay.keepsStoredScore`), or its `FixedScoreTournament` leaf its score with an earlier sequence (`CacheReplay.leave`).
+    /// (`CacheReplay.keepsStoredScore`), or its `FixedScoreHeap` key its score with an earlier sequence (`CacheReplay.leave`).
     @usableFromInline var staleScore = false
     @usableFromInline var firstUseTime = Int.max
     @usableFromInline var launchTime = 0
@@ -55,7 +55,7 @@ struct CachedObject: BitwiseCopyable {
 /// `decayingScore` when it has one (`cost`'s, whose lines cross: kept in a `KineticTournament`, O(log n) a request and
 /// an eviction, the scan's victims exactly; a plain decaying count, as all of `lfu`'s, whose order never changes, in a
 /// `DecayingCountHeap`, O(log n) with no certificates; a score that never changes, as all of `largest`'s, in a
-/// `FixedScoreTournament`, O(log n) with no certificates either), otherwise by `selectVictim` over every resident object but the one requested.
+/// `FixedScoreHeap`, O(log n) with no certificates either), otherwise by `selectVictim` over every resident object but the one requested.
 /// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
 /// of use, launch and band entry.
 ///
@@ -80,7 +80,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var scoring = false
     /// The same for candidates whose score is constant (`DecayingScore.isConstant`: all of `largest`'s), whose index
     /// needs no certificates.
-    @usableFromInline var fixed: FixedScoreTournament?
+    @usableFromInline var fixed: FixedScoreHeap?
     /// The same for candidates whose score is a plain decaying count (`DecayingCountHeap.accepts`: all of `lfu`'s), whose
     /// order never changes: a heap, not a tournament. A victim is the best of the three indexes' first; each is made when
     /// its first candidate comes (`lfu`, `cost` and `largest` make one each), so a replay checks no storage it does not use.
@@ -167,8 +167,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable static var prefetchDistance: Int { 12 }
 
     /// Starts loading what request of `object` will read first, its `CachedObject` and the policy's state for it
-    /// (`EvictionPolicy.prefetchState`), and with `entry` its stored score in the constant-score tournament or the heap
-    /// (`keepsStoredScore`; the tournament's slot was asked for `prefetchDistance` requests before; `requests` asks the
+    /// (`EvictionPolicy.prefetchState`), and with `entry` its stored score in the heap of constant scores or of counts
+    /// (`keepsStoredScore`; the constant one's position was asked for `prefetchDistance` requests before; `requests` asks the
     /// kinetic tournament itself, when there is one): all are indexed by a random object id, so without the hint most
     /// requests wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead.
     /// (Mutating so that the generic replay is not copied to call it.)
@@ -280,14 +280,14 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     objects[o].staleScore = false
                 }
                 if fixed == nil {
-                    fixed = FixedScoreTournament()
+                    fixed = FixedScoreHeap()
                     fixed?.grow(to: objects.count)
                 }
                 let value = score.value(at: time)
                 // A hit of an object whose score stays the same (every hit of `largest`: a cached object's footprint
                 // does not change) keeps its stored key, which ranks it no later: the same score, an earlier sequence.
-                // The tournament's winner among stored keys is then the scan's victim whenever its own key is current,
-                // and `firstScored` refreshes a stale winner and asks again: a hit costs no walk up the tournament.
+                // The heap's first among stored keys is then the scan's victim whenever its own key is current, and
+                // `firstScored` refreshes a stale first and asks again: a hit costs no walk through the heap.
                 if let stored = fixed?.storedKey(of: object), stored.score == value, stored.sequence < sequence {
                     objects[o].staleScore = true
                     return

@@ -29,7 +29,7 @@ import Darwin
 ///
 /// Storage is dense: entries by slot, slots by candidate id, in `UncheckedArray`s (the owning driver calls
 /// `makeUnique()` at each public mutating entry); nothing is allocated per operation but when the tree grows. Each node
-/// holds a copy of its winner's model (as `FixedScoreTournament`'s nodes hold their keys), so a duel of two precise,
+/// holds a copy of its winner's model (as `FixedScoreHeap`'s nodes hold their keys), so a duel of two precise,
 /// far-apart scores — most duels — reads two adjacent nodes and no entry.
 ///
 /// Invariants: every member has exactly one slot and its leaf holds it; every inner node's `winner` is the better of

@@ -44,7 +44,7 @@ public struct DecayingScore: Sendable, Equatable, BitwiseCopyable {
 
     /// Whether the score is the same double at every time: with no count to decay, `value(at:)` is
     /// `(0 + offset) · numerator / divisor` whatever the time (`largest`'s always; an app never opened). The cache
-    /// replay keeps such candidates in a `FixedScoreTournament`.
+    /// replay keeps such candidates in a `FixedScoreHeap`.
     @inlinable public var isConstant: Bool { count == 0 }
 
     /// The score at `time`, as the policy's scan computes it.
