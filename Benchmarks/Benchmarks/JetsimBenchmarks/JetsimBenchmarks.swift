@@ -106,12 +106,12 @@ let benchmarks: @Sendable () -> Void = {
     replayBenchmark("CacheReplay-fifo-1M-requests", FIFOPolicy()) { $0 }
 
     // lfu and cost on the same requests, ten per second (decay matters: 1 M requests span 28 h, over one half-life):
-    // their candidates live in a KineticTournament. Counts exact and gated exactly, as above.
+    // lfu's candidates live in a DecayingCountHeap, cost's in a KineticTournament. Counts exact and gated exactly, as above.
     replayBenchmark("CacheReplay-lfu-1M-requests", LFUPolicy()) { $0 / 10 * 1_000_000 }
     replayBenchmark("CacheReplay-cost-1M-requests", CostPolicy()) { $0 / 10 * 1_000_000 }
 
     // The rest of the built-ins that replay a stream: xnu (a ranking key, as lru), random (a draw by position in the
-    // resident set) and largest (a constant score in the KineticTournament; before issue 23 a scan per eviction).
+    // resident set) and largest (a constant score in the FixedScoreHeap; before issue 23 a scan per eviction).
     replayBenchmark("CacheReplay-xnu-1M-requests", XNUPolicy()) { $0 }
     replayBenchmark("CacheReplay-random-1M-requests", RandomPolicy(seed: 1)) { $0 }
     replayBenchmark("CacheReplay-largest-1M-requests", LargestPolicy()) { $0 }

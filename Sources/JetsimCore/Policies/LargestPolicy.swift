@@ -12,7 +12,7 @@ public struct LargestPolicy: EvictionPolicy {
     }
 
     /// The scan's order as a score that never decays, so the cache replay (where an object's footprint is fixed) keeps
-    /// its candidates in a `KineticTournament` instead of scanning them all at every eviction: 1 / (footprint + 1),
+    /// its candidates in a `FixedScoreHeap` instead of scanning them all at every eviction: 1 / (footprint + 1),
     /// smallest first, ties to the least recently used — the scan's tie-break. The score is strictly decreasing in the
     /// footprint, so it orders exactly as the scan's integers: for whole numbers 0 ≤ a < b, 1/(a+1) and 1/(b+1) are at
     /// least 1/((a+1)(a+2)) apart, more than one unit in the last place of 1/(a+1) (≤ 2^-52/(a+1)) while a + 2 ≤ 2^52;
