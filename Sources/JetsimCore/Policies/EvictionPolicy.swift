@@ -32,9 +32,10 @@ public protocol EvictionPolicy: Sendable {
     /// offset, weight and half-life depend on the footprint and relaunch cost alone (`CacheReplay.stillStaleCountLimit`
     /// relies on both; its debug check would catch a policy that did otherwise).
     /// The cache replay then keeps its candidates in an index by the score's kind (`KineticTournament`,
-    /// `DecayingCountHeap`, `FixedScoreHeap`; debug builds check them against `selectVictim`). nil, the default: the replay scans. The full engine always scans for these policies: its kill
-    /// scopes take the minimum over a subset (idle band, idle long enough), which a tournament cannot answer without
-    /// visiting the refused, and `cost`'s footprint changes at every growth, compression or purge of a suspended app.
+    /// `DecayingCountHeap`, `FixedScoreHeap`; debug builds check them against `selectVictim`). nil, the default: the
+    /// replay scans. The full engine always scans for these policies: its kill scopes take the minimum over a subset
+    /// (idle band, idle long enough), which an index cannot answer without visiting the refused, and `cost`'s footprint
+    /// changes at every growth, compression or purge of a suspended app.
     func decayingScore(_ candidate: KillCandidate) -> DecayingScore?
     /// For a policy whose choice depends only on how many candidates there are (`random`: a uniform draw by
     /// position): the index it picks among `count` candidates, drawing exactly what `selectVictim` draws. The cache
