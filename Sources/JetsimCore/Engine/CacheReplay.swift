@@ -551,7 +551,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Debug builds: the indexes' victim is the one the policy's scan picks among the same candidates.
     @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
         #if DEBUG
-        let members = (scored?.members() ?? []) + (fixed?.members() ?? []) + (counts?.memberIDs() ?? [])
+        let members = (scored?.members() ?? []) + (fixed?.memberIDs() ?? []) + (counts?.memberIDs() ?? [])
         var policy = _policy
         let candidates = members.map { candidate(Int($0)) }
         let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)

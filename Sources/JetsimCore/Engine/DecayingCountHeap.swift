@@ -9,11 +9,9 @@ import Darwin
 /// picks at the same time — in a four-ary heap: O(log n) per insert, update or removal, and a query that compares the
 /// root with its children.
 ///
-/// Why four children a node. A cache replay's miss removes the root and inserts the missed object: walks over the
-/// heap's height, a binary heap's twice a four-ary one's. A level of the four-ary walk down compares four children
-/// instead of two, but the walk moves half as many nodes and positions, and the walk up compares half as many parents: `lfu`'s replay did 613
-/// instructions a request against 637 with two children (`Benchmarks/instructions-per-request.sh`; 596 with the root's
-/// place left to the next insertion, `remove`; 553 with 16-byte nodes and the replay's other savings of that round).
+/// The heap's walks, four children a node, are `FourAryHeap`'s: with its root's place left to the next insertion,
+/// `lfu`'s replay did 596 instructions a request against 637 with two children and none left
+/// (`Benchmarks/instructions-per-request.sh`; 553 with 16-byte nodes and the replay's other savings of that round).
 ///
 /// Why a heap suffices. Two decaying counts keep their order for ever in exact arithmetic (their ratio is constant), so
 /// `key = log2(count) + (since − base)/halfLife` orders them at every time: the larger key, the larger score. A
@@ -31,8 +29,7 @@ import Darwin
 /// root. Usually none is: the query compares the root's key with its children's and returns. An entry with the root's
 /// key, count and since has the root's double and a later sequence (the heap orders equal keys by sequence), so it
 /// loses without being evaluated; its subtree is still searched. When the entries within `tolerance` are all such twins
-/// of the root (objects first requested at one timestamp), the query returns the root without evaluating any double
-/// (`onlyTheRootsTwins`).
+/// of the root (objects first requested at one timestamp), the query returns the root without evaluating any double.
 ///
 /// Underflow. A double that has reached 0 stays 0 (time only moves forward, and exp2 is monotone), and 0 is the smallest
 /// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit weighs
@@ -53,27 +50,27 @@ import Darwin
 /// non-decreasing times. Debug builds check the heaps when small.
 @usableFromInline
 struct DecayingCountHeap {
-    /// A heap node: the ordering key and the candidate (16 bytes: a node's four children are one cache line when the
-    /// storage starts on one, two otherwise). The tie-break, the member's sequence, is read only when keys are equal.
+    /// A heap node: the ordering key and the candidate (16 bytes). The tie-break, the member's sequence, is read only when
+    /// keys are equal.
     @usableFromInline
-    struct Node: BitwiseCopyable {
+    struct Node: FourAryHeapNode {
         @usableFromInline var key: Double
         @usableFromInline var id: Int32
         @inlinable init(key: Double, id: Int32) {
             self.key = key
             self.id = id
         }
-    }
 
-    /// Whether node `a` comes before node `b`: the smaller key, then the smaller sequence of their members.
-    @inlinable @inline(__always)
-    static func precedes(_ a: Node, _ b: Node, _ members: UncheckedArray<Member>) -> Bool {
-        a.key < b.key || (a.key == b.key && members[Int(a.id)].sequence < members[Int(b.id)].sequence)
+        /// The smaller key, then the smaller sequence of their members.
+        @inlinable @inline(__always)
+        func precedes(_ other: Node, _ members: UncheckedArray<Member>) -> Bool {
+            key < other.key || (key == other.key && members[Int(id)].sequence < members[Int(other.id)].sequence)
+        }
     }
 
     /// A candidate's stored score (count and since; the half-life is the heap's) and where its node is (-1: none).
     @usableFromInline
-    struct Member: BitwiseCopyable {
+    struct Member: FourAryHeapMember {
         @usableFromInline var count = 0.0
         @usableFromInline var since = 0
         @usableFromInline var sequence: UInt64 = 0
@@ -158,68 +155,49 @@ struct DecayingCountHeap {
         let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
         let limit = max(root.key + Self.tolerance(root.key), underflow)
         let n = nodes.count
-        if root.key > underflow && (((n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit)
-            && (n < 4 || nodes[3].key > limit) && (n < 5 || nodes[4].key > limit)) || onlyTheRootsTwins(atMost: limit)) {
+        if root.key > underflow && (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit)
+            && (n < 4 || nodes[3].key > limit) && (n < 5 || nodes[4].key > limit) {
             return zeros.count > 0 ? zeros[0].id : root.id   // a 0 dies before any other score
         }
-        return weigh(atMost: limit, at: time)
-    }
-
-    /// Whether every entry whose key is at most `limit` but the root has the root's key, count and since: the root's double
-    /// at every time and a later sequence (the heap orders equal keys by sequence), so each loses to the root without being
-    /// evaluated. Objects first requested at one timestamp (a trace's times are often whole seconds) leave such twins:
-    /// `weigh` would find the root after an exp2 and a pass over them, where this pass only compares their stored scores.
-    /// (Out of line: most queries end at the root's children.)
-    @usableFromInline mutating func onlyTheRootsTwins(atMost limit: Double) -> Bool {
-        let root = nodes[0], rootMember = members[Int(root.id)]
-        pending.removeAll()   // the twins found, each listed before its children
-        pending.append(0)
-        var next = 0
-        while next < pending.count {
-            let firstChild = Self.firstChild(of: pending[next])
-            next += 1
-            var child = firstChild
-            while child < min(firstChild + Self.arity, nodes.count) {
-                let node = nodes[child]
-                if node.key <= limit {
-                    let m = members[Int(node.id)]
-                    guard node.key == root.key && m.count == rootMember.count && m.since == rootMember.since else { return false }
-                    pending.append(child)
-                }
-                child += 1
-            }
-        }
-        return true
+        return weigh(atMost: limit, at: time, rootAboveUnderflow: root.key > underflow)
     }
 
     /// `first(at:)` when entries other than the root may die first: the scan's comparison over every entry whose key is
     /// at most `limit` (a subtree at the top of the heap, the root's), in one pass that also moves those whose double is 0
-    /// to `zeros` (all of them lie below the underflow limit, so at most `limit`).
-    @usableFromInline mutating func weigh(atMost limit: Double, at time: Int) -> Int32 {
-        #if DEBUG
-        weighings += 1
-        #endif
+    /// to `zeros` (all of them lie below the underflow limit, so at most `limit`). When every such entry is a twin of the
+    /// root — its key, count and since: the root's double at every time, and a later sequence (the heap orders equal keys
+    /// by sequence) — and the root lies above the underflow limit, the root dies first without a double evaluated: objects
+    /// first requested at one timestamp (a trace's times are often whole seconds) leave such twins.
+    @usableFromInline mutating func weigh(atMost limit: Double, at time: Int, rootAboveUnderflow: Bool) -> Int32 {
         pending.removeAll()   // the subtree's nodes, each listed before its children
         pending.append(0)
         var next = 0
         while next < pending.count {
-            let firstChild = Self.firstChild(of: pending[next])
+            let firstChild = FourAryHeap.firstChild(of: pending[next])
             next += 1
             var child = firstChild
-            while child < min(firstChild + Self.arity, nodes.count) {
+            while child < min(firstChild + FourAryHeap.arity, nodes.count) {
                 if nodes[child].key <= limit { pending.append(child) }
                 child += 1
             }
         }
         let root = nodes[0], rootMember = members[Int(root.id)]
+        func twin(_ k: Int) -> Bool {
+            let node = nodes[k], m = members[Int(node.id)]
+            return node.key == root.key && m.count == rootMember.count && m.since == rootMember.since
+        }
+        if rootAboveUnderflow && pending.dropFirst().allSatisfy(twin) {
+            return zeros.count > 0 ? zeros[0].id : root.id
+        }
+        #if DEBUG
+        weighings += 1
+        #endif
         let rootValue = value(rootMember, at: time)
         var best = root.id, bestValue = rootValue, bestSequence = rootMember.sequence
         let found = zeros.count
         for k in pending {
             let node = nodes[k], m = members[Int(node.id)]
-            // An entry with the root's key, count and since has the root's double (and a later sequence).
-            let same = node.key == root.key && m.count == rootMember.count && m.since == rootMember.since
-            let v = same ? rootValue : value(m, at: time)
+            let v = twin(k) ? rootValue : value(m, at: time)   // a twin has the root's double (and a later sequence)
             if v == 0 { zeros.append(Node(key: 0, id: node.id)) }
             if v < bestValue || (v == bestValue && m.sequence < bestSequence) {
                 (best, bestValue, bestSequence) = (node.id, v, m.sequence)
@@ -227,8 +205,8 @@ struct DecayingCountHeap {
         }
         // Those found at 0 were listed at the end of `zeros` (still members of `nodes`): moved now.
         for z in found..<zeros.count {
-            Self.remove(at: Int(members[Int(zeros[z].id)].position), from: &nodes, members: &members, zero: false)
-            Self.siftUp(z, in: &zeros, members: &members, zero: true)
+            FourAryHeap.remove(at: Int(members[Int(zeros[z].id)].position), from: &nodes, members: &members, zero: false)
+            FourAryHeap.siftUp(z, in: &zeros, members: &members, zero: true)
         }
         if zeros.count > found { _checkInvariants() }
         return zeros.count > 0 ? zeros[0].id : best   // a 0 dies before any other score, the smallest sequence first
@@ -266,19 +244,19 @@ struct DecayingCountHeap {
             rootVacated = false
             nodes[0] = node
             members[i].position = 0
-            Self.siftDown(0, in: &nodes, members: &members, zero: false)
+            FourAryHeap.siftDown(0, in: &nodes, members: &members, zero: false)
         } else if p >= 0 {
             let before = nodes[p]
             nodes[p] = node
-            if Self.precedes(node, before, members) {
-                Self.siftUp(p, in: &nodes, members: &members, zero: false)
+            if node.precedes(before, members) {
+                FourAryHeap.siftUp(p, in: &nodes, members: &members, zero: false)
             } else {
-                Self.siftDown(p, in: &nodes, members: &members, zero: false)
+                FourAryHeap.siftDown(p, in: &nodes, members: &members, zero: false)
             }
         } else {
             nodes.append(node)
             members[i].position = Int32(nodes.count - 1)
-            Self.siftUp(nodes.count - 1, in: &nodes, members: &members, zero: false)
+            FourAryHeap.siftUp(nodes.count - 1, in: &nodes, members: &members, zero: false)
         }
         _checkInvariants()
     }
@@ -292,9 +270,9 @@ struct DecayingCountHeap {
         if position == 0 {
             rootVacated = true
         } else if position > 0 {
-            Self.remove(at: position, from: &nodes, members: &members, zero: false)
+            FourAryHeap.remove(at: position, from: &nodes, members: &members, zero: false)
         } else {
-            Self.remove(at: -2 - position, from: &zeros, members: &members, zero: true)
+            FourAryHeap.remove(at: -2 - position, from: &zeros, members: &members, zero: true)
         }
         _checkInvariants()
     }
@@ -303,77 +281,7 @@ struct DecayingCountHeap {
     @inlinable @inline(__always) mutating func settle() {
         guard rootVacated else { return }
         rootVacated = false
-        Self.remove(at: 0, from: &nodes, members: &members, zero: false)
-    }
-
-    /// Fills node `p` of `heap` (just emptied) with its last node and restores the order.
-    @usableFromInline static func remove(at p: Int, from heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
-        let last = heap.removeLast()
-        guard p < heap.count else { return }
-        heap[p] = last
-        members[Int(last.id)].position = Self.position(p, zero: zero)
-        if p > 0 && precedes(last, heap[Self.parent(of: p)], members) {
-            siftUp(p, in: &heap, members: &members, zero: zero)
-        } else {
-            siftDown(p, in: &heap, members: &members, zero: zero)
-        }
-    }
-
-    /// What a member's `position` says of node `p` of `nodes` (`zero` false) or of `zeros`. (A heap holds at most one node
-    /// per candidate id, an `Int32`: p < 2^31.)
-    @inlinable @inline(__always) static func position(_ p: Int, zero: Bool) -> Int32 {
-        Int32(truncatingIfNeeded: zero ? -2 &- p : p)
-    }
-
-    /// Children a node has at most (`siftDown` compares a full family's four in pairs).
-    @inlinable static var arity: Int { 4 }
-
-    /// Node `p`'s first child (the others follow it).
-    @inlinable @inline(__always) static func firstChild(of p: Int) -> Int { arity &* p &+ 1 }
-
-    /// Node `p`'s parent (p > 0).
-    @inlinable @inline(__always) static func parent(of p: Int) -> Int { (p &- 1) / arity }
-
-    /// Moves node `start` of `heap` up to its place, keeping the members' positions (−2 − p in `zeros`).
-    @usableFromInline static func siftUp(_ start: Int, in heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
-        var p = start
-        let node = heap[p]
-        while p > 0 {
-            let parent = Self.parent(of: p)
-            guard precedes(node, heap[parent], members) else { break }
-            heap[p] = heap[parent]
-            members[Int(heap[p].id)].position = Self.position(p, zero: zero)
-            p = parent
-        }
-        heap[p] = node
-        members[Int(node.id)].position = Self.position(p, zero: zero)
-    }
-
-    /// Moves node `start` of `heap` down to its place, keeping the members' positions.
-    @usableFromInline static func siftDown(_ start: Int, in heap: inout UncheckedArray<Node>, members: inout UncheckedArray<Member>, zero: Bool) {
-        var p = start
-        let node = heap[p]
-        let n = heap.count
-        while true {
-            let first = Self.firstChild(of: p)
-            guard first < n else { break }
-            var child = first, best = heap[first]
-            if first &+ 3 < n {   // a full family (n is a count: no overflow)
-                // Two pairs, then their winners (three comparisons, the pairs independent of each other).
-                let a = precedes(heap[first &+ 1], best, members) ? first &+ 1 : first
-                let b = precedes(heap[first &+ 3], heap[first &+ 2], members) ? first &+ 3 : first &+ 2
-                child = precedes(heap[b], heap[a], members) ? b : a
-                best = heap[child]
-            } else {
-                for c in (first + 1)..<n where precedes(heap[c], best, members) { (child, best) = (c, heap[c]) }
-            }
-            guard precedes(best, node, members) else { break }
-            heap[p] = best
-            members[Int(best.id)].position = Self.position(p, zero: zero)
-            p = child
-        }
-        heap[p] = node
-        members[Int(node.id)].position = Self.position(p, zero: zero)
+        FourAryHeap.remove(at: 0, from: &nodes, members: &members, zero: false)
     }
 
     /// Every member's id (debug checks: the scan the heap must agree with).
@@ -388,9 +296,9 @@ struct DecayingCountHeap {
                 let m = members[Int(heap[k].id)]
                 precondition(Int(m.position) == (zero ? -2 - k : k), "DecayingCountHeap: node \(k)'s member has position \(m.position)")
                 precondition(heap[k].key == (zero ? 0 : key(count: m.count, since: m.since)), "DecayingCountHeap: node \(k)'s key is not its member's")
-                let parent = k > 0 ? Self.parent(of: k) : -1
+                let parent = k > 0 ? FourAryHeap.parent(of: k) : -1
                 if parent > 0 || (parent == 0 && (zero || !rootVacated)) {
-                    precondition(!Self.precedes(heap[k], heap[parent], members), "DecayingCountHeap: node \(k) precedes its parent")
+                    precondition(!heap[k].precedes(heap[parent], members), "DecayingCountHeap: node \(k) precedes its parent")
                 }
                 if zero, lastQuery > Int.min { precondition(value(m, at: lastQuery) == 0, "DecayingCountHeap: a member of zeros is not 0") }
             }

@@ -1,0 +1,101 @@
+/// What a member of a `FourAryHeap` keeps beside its node: its node's position.
+@usableFromInline
+protocol FourAryHeapMember: BitwiseCopyable {
+    var position: Int32 { get set }
+}
+
+/// A node of a `FourAryHeap`: its member's id and the heap's order.
+@usableFromInline
+protocol FourAryHeapNode: BitwiseCopyable {
+    associatedtype Member: FourAryHeapMember
+    var id: Int32 { get }
+    /// Whether `self` comes before `other` (a tie-break may be read from the members).
+    func precedes(_ other: Self, _ members: UncheckedArray<Member>) -> Bool
+}
+
+/// The walks of the cache replay's index heaps (`DecayingCountHeap`'s two, `FixedScoreHeap`'s), written once: four-ary
+/// heaps of small nodes (`DecayingCountHeap.Node`'s 16 bytes: a node's four children are one cache line when the storage
+/// starts on one, two otherwise), in each node type's order, each member keeping its node's position.
+///
+/// Why four children a node. A cache replay's miss removes the root and inserts the missed object: walks over the
+/// heap's height, a binary heap's twice a four-ary one's. A level of the four-ary walk down compares four children
+/// instead of two, but the walk moves half as many nodes and positions, and the walk up compares half as many parents:
+/// `lfu`'s replay did 613 instructions a request against 637 with two children (`Benchmarks/instructions-per-request.sh`).
+///
+/// Positions: node p of a heap is `p` in its members' `position`, or −2 − p for a second heap of the same members
+/// (`zero`: `DecayingCountHeap.zeros`); −1 is no node. A heap holds at most one node per candidate id, an `Int32`:
+/// p < 2^31. (The walks are inlinable so that each heap's callers get them specialised for its member type.)
+@usableFromInline
+enum FourAryHeap {
+    /// What a member's `position` says of node `p` of the first heap (`zero` false) or of the second.
+    @inlinable @inline(__always) static func position(_ p: Int, zero: Bool) -> Int32 {
+        Int32(truncatingIfNeeded: zero ? -2 &- p : p)
+    }
+
+    /// Children a node has at most (`siftDown` compares a full family's four in pairs).
+    @inlinable static var arity: Int { 4 }
+
+    /// Node `p`'s first child (the others follow it).
+    @inlinable @inline(__always) static func firstChild(of p: Int) -> Int { arity &* p &+ 1 }
+
+    /// Node `p`'s parent (p > 0).
+    @inlinable @inline(__always) static func parent(of p: Int) -> Int { (p &- 1) / arity }
+
+    /// Fills node `p` of `heap` (just emptied) with its last node and restores the order.
+    @inlinable
+    static func remove<N: FourAryHeapNode>(at p: Int, from heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>, zero: Bool) {
+        let last = heap.removeLast()
+        guard p < heap.count else { return }
+        heap[p] = last
+        members[Int(last.id)].position = position(p, zero: zero)
+        if p > 0 && last.precedes(heap[parent(of: p)], members) {
+            siftUp(p, in: &heap, members: &members, zero: zero)
+        } else {
+            siftDown(p, in: &heap, members: &members, zero: zero)
+        }
+    }
+
+    /// Moves node `start` of `heap` up to its place, keeping the members' positions.
+    @inlinable
+    static func siftUp<N: FourAryHeapNode>(_ start: Int, in heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>, zero: Bool) {
+        var p = start
+        let node = heap[p]
+        while p > 0 {
+            let parent = parent(of: p)
+            guard node.precedes(heap[parent], members) else { break }
+            heap[p] = heap[parent]
+            members[Int(heap[p].id)].position = position(p, zero: zero)
+            p = parent
+        }
+        heap[p] = node
+        members[Int(node.id)].position = position(p, zero: zero)
+    }
+
+    /// Moves node `start` of `heap` down to its place, keeping the members' positions.
+    @inlinable
+    static func siftDown<N: FourAryHeapNode>(_ start: Int, in heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>, zero: Bool) {
+        var p = start
+        let node = heap[p]
+        let n = heap.count
+        while true {
+            let first = firstChild(of: p)
+            guard first < n else { break }
+            var child = first, best = heap[first]
+            if first &+ 3 < n {   // a full family (n is a count: no overflow)
+                // Two pairs, then their winners (three comparisons, the pairs independent of each other).
+                let a = heap[first &+ 1].precedes(best, members) ? first &+ 1 : first
+                let b = heap[first &+ 3].precedes(heap[first &+ 2], members) ? first &+ 3 : first &+ 2
+                child = heap[b].precedes(heap[a], members) ? b : a
+                best = heap[child]
+            } else {
+                for c in (first + 1)..<n where heap[c].precedes(best, members) { (child, best) = (c, heap[c]) }
+            }
+            guard best.precedes(node, members) else { break }
+            heap[p] = best
+            members[Int(best.id)].position = position(p, zero: zero)
+            p = child
+        }
+        heap[p] = node
+        members[Int(node.id)].position = position(p, zero: zero)
+    }
+}
