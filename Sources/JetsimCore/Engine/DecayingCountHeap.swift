@@ -237,27 +237,7 @@ struct DecayingCountHeap {
         members[i].since = score.since
         members[i].sequence = sequence
         let node = Node(key: key(count: score.count, since: score.since), id: id)
-        let p = Int(members[i].position)
-        if rootVacated {
-            // An insertion fills the removed root's place and sinks from there, where the removal would have sunk the last
-            // node from the top and the insertion raised this one from the bottom.
-            rootVacated = false
-            nodes[0] = node
-            members[i].position = 0
-            FourAryHeap.siftDown(0, in: &nodes, members: &members, zero: false)
-        } else if p >= 0 {
-            let before = nodes[p]
-            nodes[p] = node
-            if node.precedes(before, members) {
-                FourAryHeap.siftUp(p, in: &nodes, members: &members, zero: false)
-            } else {
-                FourAryHeap.siftDown(p, in: &nodes, members: &members, zero: false)
-            }
-        } else {
-            nodes.append(node)
-            members[i].position = Int32(nodes.count - 1)
-            FourAryHeap.siftUp(nodes.count - 1, in: &nodes, members: &members, zero: false)
-        }
+        FourAryHeap.place(node, at: Int(members[i].position), rootVacated: &rootVacated, in: &nodes, members: &members)
         _checkInvariants()
     }
 
@@ -278,11 +258,7 @@ struct DecayingCountHeap {
     }
 
     /// Fills the removed root's place, if it waits (`rootVacated`), with the last node, which sinks to its place.
-    @inlinable @inline(__always) mutating func settle() {
-        guard rootVacated else { return }
-        rootVacated = false
-        FourAryHeap.remove(at: 0, from: &nodes, members: &members, zero: false)
-    }
+    @inlinable @inline(__always) mutating func settle() { FourAryHeap.settle(&rootVacated, in: &nodes, members: &members) }
 
     /// Every member's id (debug checks: the scan the heap must agree with).
     @usableFromInline func memberIDs() -> [Int32] { nodes.dropFirst(rootVacated ? 1 : 0).map(\.id) + zeros.map(\.id) }

@@ -106,25 +106,7 @@ struct FixedScoreHeap {
         let i = Int(id)
         if members[i].position >= 0 { settle() }   // an update: every node in its place first
         let key = Key(score: score, sequence: sequence, id: id)
-        let p = Int(members[i].position)
-        if rootVacated {
-            // An insertion fills the removed root's place and sinks from there, where the removal would have sunk the last
-            // node from the top and the insertion raised this one from the bottom.
-            rootVacated = false
-            nodes[0] = key
-            FourAryHeap.siftDown(0, in: &nodes, members: &members, zero: false)
-        } else if p >= 0 {
-            let before = nodes[p]
-            nodes[p] = key
-            if key.precedes(before, members) {
-                FourAryHeap.siftUp(p, in: &nodes, members: &members, zero: false)
-            } else {
-                FourAryHeap.siftDown(p, in: &nodes, members: &members, zero: false)
-            }
-        } else {
-            nodes.append(key)
-            FourAryHeap.siftUp(nodes.count - 1, in: &nodes, members: &members, zero: false)
-        }
+        FourAryHeap.place(key, at: Int(members[i].position), rootVacated: &rootVacated, in: &nodes, members: &members)
         _checkInvariants()
     }
 
@@ -138,11 +120,7 @@ struct FixedScoreHeap {
     }
 
     /// Fills the removed root's place, if it waits (`rootVacated`), with the last node, which sinks to its place.
-    @inlinable @inline(__always) mutating func settle() {
-        guard rootVacated else { return }
-        rootVacated = false
-        FourAryHeap.remove(at: 0, from: &nodes, members: &members, zero: false)
-    }
+    @inlinable @inline(__always) mutating func settle() { FourAryHeap.settle(&rootVacated, in: &nodes, members: &members) }
 
     /// Every member's id (debug checks: the scan the heap must agree with).
     @usableFromInline func memberIDs() -> [Int32] { nodes.dropFirst(rootVacated ? 1 : 0).map(\.id) }

@@ -41,6 +41,39 @@ enum FourAryHeap {
     /// Node `p`'s parent (p > 0).
     @inlinable @inline(__always) static func parent(of p: Int) -> Int { (p &- 1) / arity }
 
+    /// Puts `node`, its member's new key, into `heap`: for an insertion into the removed root's place when `rootVacated`
+    /// (then cleared), where it sinks from the top — where the removal would have sunk the last node from the top and the
+    /// insertion raised this one from the bottom, one walk instead of two; for an update (`position` ≥ 0, the heap settled)
+    /// into its old node's place, rising or sinking from there; otherwise appended and raised.
+    @inlinable @inline(__always)
+    static func place<N: FourAryHeapNode>(_ node: N, at position: Int, rootVacated: inout Bool, in heap: inout UncheckedArray<N>,
+                                          members: inout UncheckedArray<N.Member>) {
+        if rootVacated {
+            rootVacated = false
+            heap[0] = node
+            siftDown(0, in: &heap, members: &members, zero: false)
+        } else if position >= 0 {
+            let before = heap[position]
+            heap[position] = node
+            if node.precedes(before, members) {
+                siftUp(position, in: &heap, members: &members, zero: false)
+            } else {
+                siftDown(position, in: &heap, members: &members, zero: false)
+            }
+        } else {
+            heap.append(node)
+            siftUp(heap.count - 1, in: &heap, members: &members, zero: false)
+        }
+    }
+
+    /// Fills the removed root's place, if it waits (`rootVacated`, then cleared), with the last node, which sinks to its place.
+    @inlinable @inline(__always)
+    static func settle<N: FourAryHeapNode>(_ rootVacated: inout Bool, in heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>) {
+        guard rootVacated else { return }
+        rootVacated = false
+        remove(at: 0, from: &heap, members: &members, zero: false)
+    }
+
     /// Fills node `p` of `heap` (just emptied) with its last node and restores the order.
     @inlinable
     static func remove<N: FourAryHeapNode>(at p: Int, from heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>, zero: Bool) {
