@@ -24,7 +24,7 @@ protocol FourAryHeapNode: BitwiseCopyable {
 ///
 /// Positions: node p of a heap is `p` in its members' `position`, or −2 − p for a second heap of the same members
 /// (`zero`: `DecayingCountHeap.zeros`); −1 is no node. A heap holds at most one node per candidate id, an `Int32`:
-/// p < 2^31. (The walks are inlinable so that each heap's callers get them specialised for its member type.)
+/// p < 2^31. (The walks are inlinable so that each heap's callers get them specialised for its node type.)
 @usableFromInline
 enum FourAryHeap {
     /// What a member's `position` says of node `p` of the first heap (`zero` false) or of the second.
