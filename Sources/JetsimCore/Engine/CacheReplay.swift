@@ -177,7 +177,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         objects.prefetchWhole(o)   // (64 bytes, on no particular boundary: two lines)
         _policy.prefetchState(of: object)
         if entry {
-            fixed?.prefetchLeaf(of: object)
+            fixed?.prefetchNode(of: object)
             counts?.prefetchSlot(of: object)
         }
     }

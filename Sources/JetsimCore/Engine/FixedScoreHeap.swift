@@ -95,7 +95,7 @@ struct FixedScoreHeap {
     /// through the replay's optional does not copy the heap.)
     @inlinable mutating func prefetchSlot(of id: Int32) { members.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
 
-    @inlinable mutating func prefetchLeaf(of id: Int32) {
+    @inlinable mutating func prefetchNode(of id: Int32) {
         guard id >= 0 && Int(id) < members.count else { return }
         let p = Int(members[Int(id)].position)
         if p >= 0 { nodes.prefetch(p) }
