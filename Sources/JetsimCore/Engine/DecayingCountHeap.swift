@@ -241,16 +241,13 @@ struct DecayingCountHeap {
         _checkInvariants()
     }
 
-    /// Takes `id` (a member) out. The root's place is left empty for the next insertion (`rootVacated`): a cache's
-    /// eviction is followed by its missed object's insertion, as the object leaves the foreground at the next request.
+    /// Takes `id` (a member) out; the root's place waits for the next insertion (`FourAryHeap.take`).
     @usableFromInline mutating func remove(_ id: Int32) {
         settle()
         let position = Int(members[Int(id)].position)
         members[Int(id)].position = -1
-        if position == 0 {
-            rootVacated = true
-        } else if position > 0 {
-            FourAryHeap.remove(at: position, from: &nodes, members: &members, zero: false)
+        if position >= 0 {
+            FourAryHeap.take(at: position, rootVacated: &rootVacated, from: &nodes, members: &members)
         } else {
             FourAryHeap.remove(at: -2 - position, from: &zeros, members: &members, zero: true)
         }

@@ -84,10 +84,13 @@ struct FixedScoreHeap {
     }
 
     /// Member `id`'s stored key, or nil when it is not a member (or not an id the heap has room for).
-    @inlinable func storedKey(of id: Int32) -> Key? {
+    @inlinable func storedKey(of id: Int32) -> Key? { node(of: id).map { nodes[$0] } }
+
+    /// Member `id`'s node, or nil when it is not a member (or not an id the heap has room for).
+    @inlinable @inline(__always) func node(of id: Int32) -> Int? {
         guard id >= 0 && Int(id) < members.count else { return nil }
         let p = Int(members[Int(id)].position)
-        return p >= 0 ? nodes[p] : nil
+        return p >= 0 ? p : nil
     }
 
     /// Starts loading `id`'s member, then (a second call, some requests later, when the member is in cache) its node:
@@ -96,9 +99,7 @@ struct FixedScoreHeap {
     @inlinable mutating func prefetchSlot(of id: Int32) { members.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
 
     @inlinable mutating func prefetchNode(of id: Int32) {
-        guard id >= 0 && Int(id) < members.count else { return }
-        let p = Int(members[Int(id)].position)
-        if p >= 0 { nodes.prefetch(p) }
+        if let p = node(of: id) { nodes.prefetch(p) }
     }
 
     /// Gives `id` its score and tie-break, adding it if it is not a member.
@@ -110,13 +111,12 @@ struct FixedScoreHeap {
         _checkInvariants()
     }
 
-    /// Takes `id` (a member) out. The root's place is left empty for the next insertion (`rootVacated`): a cache's
-    /// eviction is followed by its missed object's insertion, as the object leaves the foreground at the next request.
+    /// Takes `id` (a member) out; the root's place waits for the next insertion (`FourAryHeap.take`).
     @inlinable mutating func remove(_ id: Int32) {
         settle()
         let p = Int(members[Int(id)].position)
         members[Int(id)].position = -1
-        if p == 0 { rootVacated = true } else { FourAryHeap.remove(at: p, from: &nodes, members: &members, zero: false) }
+        FourAryHeap.take(at: p, rootVacated: &rootVacated, from: &nodes, members: &members)
     }
 
     /// Fills the removed root's place, if it waits (`rootVacated`), with the last node, which sinks to its place.

@@ -66,6 +66,16 @@ enum FourAryHeap {
         }
     }
 
+    /// Takes node `p` out of `heap` (settled: no place waits): the root's place is left empty for the next insertion
+    /// (`rootVacated`, which `place` fills and `settle` gives the last node otherwise), since a cache's eviction is
+    /// followed by its missed object's insertion as the object leaves the foreground at the next request; any other
+    /// node's place is filled by the last node.
+    @inlinable @inline(__always)
+    static func take<N: FourAryHeapNode>(at p: Int, rootVacated: inout Bool, from heap: inout UncheckedArray<N>,
+                                         members: inout UncheckedArray<N.Member>) {
+        if p == 0 { rootVacated = true } else { remove(at: p, from: &heap, members: &members, zero: false) }
+    }
+
     /// Fills the removed root's place, if it waits (`rootVacated`, then cleared), with the last node, which sinks to its place.
     @inlinable @inline(__always)
     static func settle<N: FourAryHeapNode>(_ rootVacated: inout Bool, in heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>) {
