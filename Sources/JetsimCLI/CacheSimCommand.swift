@@ -94,11 +94,11 @@ public struct CacheSimCommand: ParsableCommand {
     private func execute() throws {
         let fields = try csvFields.map { try LibCacheSimTrace.Fields(parsing: $0) } ?? .init()
         let given = commaSeparated(capacity).compactMap(CacheCapacity.init(parsing:))
-        var workingSet = 0
+        var workingSet = 0, objects = 0
         var kept: [RequestBatch]?
         let input = try ReadOnceInput(trace)   // read twice when a capacity is a share of the working set too large to keep
         if given.contains(where: \.isShare) {
-            (_, workingSet, kept) = try LibCacheSimStream.workingSet(path: input.path, fields: fields, format: format, name: trace,
+            (objects, workingSet, kept) = try LibCacheSimStream.workingSet(path: input.path, fields: fields, format: format, name: trace,
                                                                      keepingAtMost: Self.keptRequestBytes)
         }
         let capacities = given.map { $0.bytes(workingSet: workingSet) }
@@ -120,6 +120,7 @@ public struct CacheSimCommand: ParsableCommand {
             throw ValidationError("\(e.policy) needs the whole trace in advance; cachesim streams. "
                                   + "Use `jetsim run --device cache:\(bytes) --format libcachesim --policy \(text)`")
         }
+        runner.reserve(objects: objects)   // (0 without a working-set pass: the replays grow as ids come)
         // One pass: each batch goes through every cell (the cells split over --jobs threads) while the next one is
         // parsed on another thread. Each cell sees every request in trace order, so the threads change no result.
         let requests: ReadAhead<RequestBatch>

@@ -29,6 +29,11 @@ public struct CacheReplayRunner {
         public var cell: Int
     }
 
+    /// Makes room in every cell for object ids below `count` (the trace's distinct objects, when a first pass counted them).
+    public mutating func reserve(objects count: Int) {
+        for k in cells.indices { cells[k].reserve(objects: count) }
+    }
+
     /// Replays every request of `requests` through every cell on `threads` threads; `progress` gets each batch's size.
     public mutating func replay(_ requests: ReadAhead<RequestBatch>, threads: Int, progress: (Int) -> Void) throws {
         let threads = max(1, min(threads, cells.count))
@@ -99,6 +104,7 @@ protocol ReplayCell {
     var capacityBytes: Int { get }
     var counters: CacheCounters { get }
     mutating func replay(_ batch: borrowing RequestBatch)
+    mutating func reserve(objects count: Int)
 }
 
 extension ReplayCell {
@@ -106,6 +112,7 @@ extension ReplayCell {
     var counters: CacheCounters { cache.counters }
 
     mutating func replay(_ batch: borrowing RequestBatch) { cache.requests(batch) }
+    mutating func reserve(objects count: Int) { cache.reserve(objects: count) }
 }
 
 /// Any policy: the generic loop.

@@ -125,6 +125,31 @@ import Testing
         check(RandomPolicy(seed: 5))
     }
 
+    /// Room made ahead for the trace's objects (`cachesim`'s working-set pass counts them) changes no count, whether it
+    /// covers every id or only some; a copy made before it goes on from its own state.
+    @Test func roomMadeAheadChangesNoResult() {
+        let capacity = 150_000
+        let reqs = CacheEquivalenceTests.requests(count: 1500, objects: 250, seed: 17, capacity: capacity)
+        let ids = (reqs.map(\.object).max() ?? 0) + 1
+        func check<P: EvictionPolicy>(_ policy: P) {
+            let grown = Self.replay(reqs, capacity: capacity, policy: policy)
+            for room in [ids, ids / 2, 10 * ids] {
+                var reserved = CacheReplay(capacityBytes: capacity, policy: policy)
+                let before = reserved
+                reserved.reserve(objects: room)
+                #expect(reserved.objects.count == room && before.objects.count == 0, "\(P.self): room for \(room) ids")
+                for (t, r) in reqs.enumerated() { reserved.request(Int32(r.object), size: r.size, time: Self.time(t)) }
+                #expect(reserved.counters == grown, "\(P.self), room for \(room) of \(ids) ids")
+            }
+        }
+        check(LRUPolicy())
+        check(FIFOPolicy())
+        check(LFUPolicy())
+        check(CostPolicy())
+        check(LargestPolicy())
+        check(RandomPolicy(seed: 5))
+    }
+
     @Test func anObjectKeepsItsFirstSize() {
         var replay = CacheReplay(capacityBytes: 100, policy: LRUPolicy())
         replay.request(0, size: 60, time: 0)

@@ -37,6 +37,8 @@ public struct CostPolicy: EvictionPolicy {
 
     @inlinable public func prefetchState(of app: Int32) { frequency.prefetch(app) }
 
+    @inlinable public mutating func reserveState(forApps count: Int) { frequency.reserve(count) }
+
     /// Expected relaunch cost per (byte^alpha) freed.
     public func value(_ c: KillCandidate, at time: Int) -> Double {
         (frequency.value(c.app, at: time) + 1) * Double(c.relaunchCostMillis) / freedWeight(c.footprintBytes)

@@ -23,6 +23,9 @@ struct DecayedFrequency: Sendable {
         uses[i] = (v, time)
     }
 
+    /// Makes room for the counts of app ids below `count` (`EvictionPolicy.reserveState`).
+    @inlinable mutating func reserve(_ count: Int) { uses.reserveCapacity(count) }
+
     /// Starts loading `app`'s count into the cache (`EvictionPolicy.prefetchState`).
     @inlinable func prefetch(_ app: Int32) {
         let i = Int(app)

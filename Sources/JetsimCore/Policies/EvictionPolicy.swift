@@ -48,6 +48,10 @@ public protocol EvictionPolicy: Sendable {
     /// a few requests ahead, so that the state is in cache when `didOpen` reads it). Changes nothing; the default does
     /// nothing.
     func prefetchState(of app: Int32)
+    /// Makes room for per-app state of app ids below `count` at once (a cache replay that knows how many objects its trace
+    /// names calls this before the first request), where growing with each new id would copy the state as it grows.
+    /// Changes no result; the default does nothing.
+    mutating func reserveState(forApps count: Int)
 }
 
 extension EvictionPolicy {
@@ -57,6 +61,7 @@ extension EvictionPolicy {
     public mutating func selectIndex(count: Int) -> Int? { nil }
     public var selectsByIndex: Bool { false }
     public func prefetchState(of app: Int32) {}
+    public mutating func reserveState(forApps count: Int) {}
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }

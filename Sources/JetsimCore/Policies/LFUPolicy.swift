@@ -26,6 +26,8 @@ public struct LFUPolicy: EvictionPolicy {
 
     @inlinable public func prefetchState(of app: Int32) { frequency.prefetch(app) }
 
+    @inlinable public mutating func reserveState(forApps count: Int) { frequency.reserve(count) }
+
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         let f = candidates.map { frequency.value($0.app, at: context.now) }
         var best = 0
