@@ -18,9 +18,11 @@ tolerance_percent=2
 source Benchmarks/Support/instruction-gate.sh
 symbol='CacheReplayRunnerV11replayBatch'
 # name, then cachesim's --policy and --capacity (the grid: each request through 15 cells; counted per request).
+# `lfu-grown` is `lfu` at the same capacity given in bytes: no working-set pass then, so nothing reserves room for the
+# trace's objects (`CacheReplay.reserve(objects:)`) and the replay grows as ids come (`CacheReplay.growthSlack`).
 cases=(
     "lru lru 0.1" "fifo fifo 0.1" "xnu xnu 0.1" "random random 0.1" "lfu lfu 0.1" "cost cost 0.1" "largest largest 0.1"
-    "grid-5x3 lru,fifo,lfu,random,largest 0.01,0.1,0.3"
+    "lfu-grown lfu 253806054" "grid-5x3 lru,fifo,lfu,random,largest 0.01,0.1,0.3"
 )
 
 for tool in valgrind objcopy python3; do

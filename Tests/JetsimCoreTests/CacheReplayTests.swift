@@ -126,21 +126,38 @@ import Testing
     }
 
     /// Room made ahead for the trace's objects (`cachesim`'s working-set pass counts them) changes no count, whether it
-    /// covers every id or only some; a copy made before it goes on from its own state.
+    /// covers every id, only some or many more, before the first request or midway (the indexes made by then); a copy
+    /// made before it goes on from its own state even when the room fits in the storage the two share (no reallocation
+    /// to separate them: debug builds trap on a write to shared storage).
     @Test func roomMadeAheadChangesNoResult() {
         let capacity = 150_000
         let reqs = CacheEquivalenceTests.requests(count: 1500, objects: 250, seed: 17, capacity: capacity)
         let ids = (reqs.map(\.object).max() ?? 0) + 1
+        let half = reqs.count / 2
+        func request<P: EvictionPolicy>(_ replay: inout CacheReplay<P>, _ k: Int) {
+            replay.request(Int32(reqs[k].object), size: reqs[k].size, time: Self.time(k))
+        }
         func check<P: EvictionPolicy>(_ policy: P) {
             let grown = Self.replay(reqs, capacity: capacity, policy: policy)
             for room in [ids, ids / 2, 10 * ids] {
                 var reserved = CacheReplay(capacityBytes: capacity, policy: policy)
-                let before = reserved
                 reserved.reserve(objects: room)
-                #expect(reserved.objects.count == room && before.objects.count == 0, "\(P.self): room for \(room) ids")
-                for (t, r) in reqs.enumerated() { reserved.request(Int32(r.object), size: r.size, time: Self.time(t)) }
+                #expect(reserved.objects.count == room, "\(P.self): room for \(room) ids")
+                for k in reqs.indices { request(&reserved, k) }
                 #expect(reserved.counters == grown, "\(P.self), room for \(room) of \(ids) ids")
             }
+            var replay = CacheReplay(capacityBytes: capacity, policy: policy)
+            for k in 0..<half { request(&replay, k) }
+            var copy = replay
+            let room = 1000
+            #expect(replay.objects.count < room && room <= replay.objects.storage.capacity, "\(P.self): the room fits the shared storage")
+            replay.reserve(objects: room)
+            #expect(replay.objects.count == room && copy.objects.count < room, "\(P.self)")
+            for k in half..<reqs.count {
+                request(&replay, k)
+                request(&copy, k)
+            }
+            #expect(replay.counters == grown && copy.counters == grown, "\(P.self): room made midway")
         }
         check(LRUPolicy())
         check(FIFOPolicy())

@@ -128,7 +128,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// One request of `object` of `size` bytes (> 0) at `time` µs (non-decreasing). Object ids are dense numbers
-    /// from 0 (the readers number ids in order of first appearance); the replay grows to the largest seen.
+    /// from 0 (the readers number ids in order of first appearance); the replay grows past the largest seen
+    /// (`growthSlack`), or to what `reserve(objects:)` asked.
     @inlinable
     public mutating func request(_ object: Int32, size: Int, time: Int) {
         makeIndexesUnique()
@@ -206,7 +207,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable mutating func uniqueRequest(_ object: Int32, size: Int, time: Int) {
         precondition(object >= 0, "CacheReplay: object ids are numbers from 0")   // (the readers number them so)
         let o = Int(object)
-        if o >= objects.count { grow(to: o + 1 + Self.growthSlack) }
+        if o >= objects.count { grow(to: o + 1 + min(Self.growthSlack, objects.count)) }
         _counters.requests += 1
         if objects[o].size == 0 {
             objects[o].size = size
@@ -255,9 +256,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         _counters.usedBytes += size
     }
 
-    /// Ids a growth makes room for beyond the one requested: the readers number ids in order of first appearance, so
-    /// new ids come one at a time, and a growth to each (a call and a step of every index) cost some 25 instructions a
-    /// request in the gate's replays. A few thousand ids' worth of unused entries at most.
+    /// The most ids a growth makes room for beyond the one requested (as many as there are, up to this: a small replay
+    /// at most doubles): the readers number ids in order of first appearance, so new ids come one at a time, and a
+    /// growth to each (a call and a step of every index) cost `lfu`'s replay 8 of its 546 instructions a request at the
+    /// gate (`Benchmarks/instructions-per-request.sh`). A few thousand ids' worth of unused entries at most.
     @inlinable static var growthSlack: Int { 4096 }
 
     @inlinable mutating func grow(to n: Int) {
