@@ -263,8 +263,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable static var growthSlack: Int { 4096 }
 
     @inlinable mutating func grow(to n: Int) {
-        objects.reserve(n)
-        while objects.count < n { objects.append(CachedObject()) }
+        objects.extend(to: n, with: CachedObject())
         if keyed { ranked.grow(to: n) } else if decaying {
             scored?.grow(to: n)
             fixed?.grow(to: n)

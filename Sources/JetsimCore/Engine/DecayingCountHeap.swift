@@ -114,8 +114,7 @@ struct DecayingCountHeap {
 
     /// Makes room for candidate ids below `n`.
     @inlinable mutating func grow(to n: Int) {
-        members.reserve(n)
-        while members.count < n { members.append(Member()) }
+        members.extend(to: n, with: Member())
     }
 
     /// Copies shared storage: called at every public mutating entry of the driver that owns the heap.

@@ -114,8 +114,7 @@ struct KineticTournament {
 
     /// Makes room for candidate ids below `n`.
     @inlinable mutating func grow(to n: Int) {
-        slotOf.reserve(n)
-        while slotOf.count < n { slotOf.append(-1) }
+        slotOf.extend(to: n, with: -1)
     }
 
     /// Copies shared storage: called at every public mutating entry of the driver that owns the tournament.

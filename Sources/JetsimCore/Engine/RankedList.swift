@@ -41,8 +41,7 @@ struct RankedList {
 
     /// Makes room for ids below `n` (ids arrive densely, as objects are first seen).
     @inlinable mutating func grow(to n: Int) {
-        nodes.reserve(n)
-        while nodes.count < n { nodes.append(Node()) }
+        nodes.extend(to: n, with: Node())
     }
 
     /// Copies shared storage (`UncheckedArray`): called at every public mutating entry of the driver that owns the list.

@@ -16,9 +16,8 @@ struct ResidentSet {
 
     /// Makes room for apps below `n` (cache replays meet their objects as they go).
     @inlinable mutating func grow(to n: Int) {
-        position.reserve(n)
+        position.extend(to: n, with: -1)
         members.reserve(n)
-        while position.count < n { position.append(-1) }
     }
 
     @inlinable @inline(__always)

@@ -140,6 +140,17 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         return base[count]
     }
 
+    /// Appends copies of `value` until there are `n` elements (nothing when there are as many already), the room made in
+    /// one step (`reserve`): the tables indexed by id grow so as ids come.
+    @inlinable
+    mutating func extend(to n: Int, with value: Element) {
+        guard n > count else { return }
+        reserve(n)
+        assert(isKnownUniquelyReferenced(&storage), "written while shared: makeUnique() was not called")
+        (base + count).initialize(repeating: value, count: n - count)
+        count = n
+    }
+
     mutating func removeAll() { count = 0 }
 
     mutating func removeLast(_ n: Int) {
