@@ -222,6 +222,30 @@ import Testing
         #expect(KineticTournament.log2BoundsOfOne == KineticTournament.log2Bounds(1))
     }
 
+    /// An entry of a `cost` score whose count and weight lie within 2^±200 takes its ranges by a shortcut: they are the
+    /// general ones, at the edges of that band and beyond them (where the general bounds apply).
+    @Test func moderateScoresTakeTheGeneralRanges() {
+        var random = SplitMix64(seed: 23)
+        let edges = [0x1p-201, 0x1p-200, 0x1.fffffffffffffp-200, 1, 1 + 0x1p-52, 2000, 0x1.fffffffffffffp199, 0x1p200, 0x1.fffffffffffffp200, 0x1p201, 0x1p500]
+        var shortcuts = 0
+        for _ in 0..<20_000 {
+            func pick() -> Double {
+                random.below(3) == 0 ? edges[Int(random.below(UInt64(edges.count)))]
+                    : Double(bitPattern: (0x3ff0_0000_0000_0000 | random.next() >> 12)) * Double(sign: .plus, exponent: Int(random.below(461)) - 230, significand: 1)
+            }
+            let halfLife = [1000.0, 3.6e9, 8.64e10, 3.6e15][Int(random.below(4))]
+            let score = DecayingScore(count: pick(), since: Int(random.below(1 << 40)) - (1 << 39), halfLifeMicros: halfLife,
+                                      offset: 1, numerator: pick(), divisor: pick())
+            let e = KineticTournament.entry(0, score: score, sequence: 0, growth: 1)
+            let general = KineticTournament.ranges(of: score)
+            #expect(e.constantFrom == general.constantFrom && e.preciseUntil == general.preciseUntil, "\(score)")
+            if KineticTournament.isModerate(score.count) && KineticTournament.isModerate(score.numerator) && KineticTournament.isModerate(score.divisor) {
+                shortcuts += 1
+            }
+        }
+        #expect(shortcuts > 1000 && shortcuts < 19_000)   // both ways are taken
+    }
+
     @Test func aCopyIsASnapshot() {
         var tournament = KineticTournament()
         tournament.grow(to: 3)

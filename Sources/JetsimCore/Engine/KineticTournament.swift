@@ -347,12 +347,25 @@ struct KineticTournament {
         var e = Entry(score: s, sequence: sequence, id: id, intercept: s.offset * weight, slope: Self.slope(s, growth: growth),
                       constantValue: constantValue, constantFrom: Int.max, preciseUntil: Int.min)
         let h = s.halfLifeMicros
-        if s.count == 0 || s.numerator == 0 {
-            e.constantFrom = Int.min   // the double is `constantValue` at every time
-            e.preciseUntil = Int.max
-            e.slope = 0
+        // `cost`'s scores (offset 1) with count and weight between 2^-200 and 2^200, nearly all: `ranges(of:)`'s `top` is
+        // then below 604 and its `low` above -402 whatever the mantissas, so its ranges are these two, without the bounds of
+        // the logarithms of the weight, the offset and the count plus the offset (a third of an insertion's instructions).
+        if s.offset == 1 && h > 0 && Self.isModerate(s.count) && Self.isModerate(s.numerator) && Self.isModerate(s.divisor) {
+            e.constantFrom = Self.time(s.since, plus: h * (Self.log2Bounds(s.count).upper - Self.log2BoundsOfOne.lower + 56), roundingUp: true)
+            e.preciseUntil = Self.time(s.since, plus: h * 998, roundingUp: false)
+            assert(Self.ranges(of: s) == (e.constantFrom, e.preciseUntil), "KineticTournament: the moderate scores' ranges differ")
             return e
         }
+        (e.constantFrom, e.preciseUntil) = Self.ranges(of: s)
+        if s.count == 0 || s.numerator == 0 { e.slope = 0 }
+        return e
+    }
+
+    /// From when a score's double is constant, and before when it is within 2^-40 of its model (`Entry.constantFrom`,
+    /// `Entry.preciseUntil`), for any score.
+    @inlinable static func ranges(of s: DecayingScore) -> (constantFrom: Int, preciseUntil: Int) {
+        let h = s.halfLifeMicros
+        if s.count == 0 || s.numerator == 0 { return (Int.min, Int.max) }   // the double is `constantValue` at every time
         // Outside these the doubles may overflow, or lose precision without exp2 underflowing: every duel evaluated.
         // (Bounds of the logarithms, each on the side that only narrows the ranges.)
         // (`lfu`'s weight is 1 / 1 and its offset 0: no bounds to take for them.)
@@ -360,20 +373,22 @@ struct KineticTournament {
         let n = s.numerator == 1 ? Self.log2BoundsOfOne : Self.log2Bounds(s.numerator)
         let d = s.divisor == 1 ? Self.log2BoundsOfOne : Self.log2Bounds(s.divisor)
         let top = (s.offset == 0 ? c : Self.log2Bounds(s.count + s.offset)).upper + n.upper + max(0, -d.lower)   // the largest value along the way
-        guard s.count > 0, s.numerator > 0, s.offset >= 0, s.divisor > 0, h > 0, top < 900 else { return e }
+        guard s.count > 0, s.numerator > 0, s.offset >= 0, s.divisor > 0, h > 0, top < 900 else { return (Int.max, Int.min) }
         if s.offset > 0 {
             let o = Self.log2Bounds(s.offset)
             // The count adds nothing to the offset once below offset · 2^-54 (half an ulp is at least offset · 2^-53).
-            e.constantFrom = Self.time(s.since, plus: h * (c.upper - o.lower + 56), roundingUp: true)
+            let constantFrom = Self.time(s.since, plus: h * (c.upper - o.lower + 56), roundingUp: true)
             let low = o.lower + n.lower + min(0, -d.upper)   // the smallest value along the way (at the offset)
-            e.preciseUntil = low < -900 ? Int.min : Self.time(s.since, plus: h * 998, roundingUp: false)
-        } else {
-            // exp2 is 0 from 2^-1078 on (below half the least subnormal), and so is the score.
-            e.constantFrom = Self.time(s.since, plus: h * 1078, roundingUp: true)
-            let x = 998 + min(0, c.lower, c.lower + n.lower, c.lower + n.lower - d.upper)   // exp2, the count and the score stay normal (> 2^-1000)
-            e.preciseUntil = Self.time(s.since, plus: h * x, roundingUp: false)
+            return (constantFrom, low < -900 ? Int.min : Self.time(s.since, plus: h * 998, roundingUp: false))
         }
-        return e
+        // exp2 is 0 from 2^-1078 on (below half the least subnormal), and so is the score.
+        let x = 998 + min(0, c.lower, c.lower + n.lower, c.lower + n.lower - d.upper)   // exp2, the count and the score stay normal (> 2^-1000)
+        return (Self.time(s.since, plus: h * 1078, roundingUp: true), Self.time(s.since, plus: h * x, roundingUp: false))
+    }
+
+    /// Whether `x` is positive and normal with an exponent within ±200 (2^-200 ≤ x < 2^201).
+    @inlinable @inline(__always) static func isModerate(_ x: Double) -> Bool {
+        UInt64(truncatingIfNeeded: Int(truncatingIfNeeded: x.bitPattern >> 52) &- (1023 - 200)) <= 400
     }
 
     /// Bounds of log2(`x`) from its bits, for a positive normal x = m · 2^e (1 ≤ m < 2): e + (m − 1), the chord below the
