@@ -28,10 +28,10 @@ import Testing
     }
 
     /// Random inserts, in-place updates, removals and queries, time moving by steps from 0 to thousands of half-lives, against a scan.
-    func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, steps: Int = 6000) {
+    func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, youngCapacity: Int, steps: Int = 6000) {
         var random = SplitMix64(seed: seed)
         let ids = 48
-        var tournament = KineticTournament()
+        var tournament = KineticTournament(youngCapacity: youngCapacity)
         tournament.grow(to: ids)
         var members: [Int32: (DecayingScore, UInt64)] = [:]
         var time = 0, sequence: UInt64 = 0
@@ -77,7 +77,10 @@ import Testing
 
     @Test(arguments: [(0.0, 3_600_000_000.0), (0.0, 1000), (1.0, 3_600_000_000.0), (1.0, 1000), (0.0, 86_400_000_000), (1.0, 86_400_000_000)])
     func agreesWithAScanThroughInsertsRemovalsAndTime(offset: Double, halfLife: Double) {
-        for seed in 1...4 { agreesWithAScan(seed: UInt64(seed) * 31 + UInt64(halfLife) % 7, offset: offset, halfLife: halfLife) }
+        // Two seeds with every member in the tree, two with young members beside it (at most 3, and the default).
+        for (seed, young) in zip(1...4, [0, KineticTournament.defaultYoungCapacity, 3, 0]) {
+            agreesWithAScan(seed: UInt64(seed) * 31 + UInt64(halfLife) % 7, offset: offset, halfLife: halfLife, youngCapacity: young)
+        }
     }
 
     /// A cache's miss: the first candidate is removed and, a request later, the missed object is inserted into the slot
@@ -86,7 +89,7 @@ import Testing
     func anEvictionAndTheNextInsertionShareOneWalk(offset: Double) {
         var random = SplitMix64(seed: 23 + UInt64(offset))
         let halfLife = 50_000.0
-        var tournament = KineticTournament()
+        var tournament = KineticTournament(youngCapacity: 0)   // (young members would take the insertions)
         tournament.grow(to: 3000)
         var members: [Int32: (DecayingScore, UInt64)] = [:]
         var time = 0, next: Int32 = 0, shared = 0
@@ -119,10 +122,11 @@ import Testing
     }
 
     /// Past 64 slots the tree grows; past 64 half-lives the model's time origin moves.
-    @Test func agreesWithAScanWhileGrowingAndRebasing() {
+    @Test(arguments: [0, KineticTournament.defaultYoungCapacity])
+    func agreesWithAScanWhileGrowingAndRebasing(youngCapacity: Int) {
         var random = SplitMix64(seed: 9)
         let halfLife = 1000.0
-        var tournament = KineticTournament()
+        var tournament = KineticTournament(youngCapacity: youngCapacity)
         tournament.grow(to: 300)
         var members: [Int32: (DecayingScore, UInt64)] = [:]
         var time = 0
@@ -148,7 +152,7 @@ import Testing
     @Test func aGrowthKeepsEveryDuelDecided() {
         var random = SplitMix64(seed: 17)
         let halfLife = 1000.0
-        var tournament = KineticTournament()
+        var tournament = KineticTournament(youngCapacity: 0)
         tournament.grow(to: 128)
         var members: [Int32: (DecayingScore, UInt64)] = [:]
         var time = 0
@@ -168,9 +172,11 @@ import Testing
 
     /// `cost`: a frequent object's score falls below a rarer one's as its count decays — the duel's certificate
     /// expires and the victim changes without any insert or removal.
-    @Test func crossingScoresChangeTheVictimAsTimePasses() {
+    /// (In the tree's certificates, or among young members, or one in each.)
+    @Test(arguments: [0, 1, KineticTournament.defaultYoungCapacity])
+    func crossingScoresChangeTheVictimAsTimePasses(youngCapacity: Int) {
         let h = 1_000_000.0
-        var tournament = KineticTournament()
+        var tournament = KineticTournament(youngCapacity: youngCapacity)
         tournament.grow(to: 2)
         // (10 + 1) · 1/2 = 5.5 now, → 0.5 as the count decays; (0 + 1) · 1 = 1 at every time. Equal at count 1: 3.32 h.
         tournament.insert(0, score: DecayingScore(count: 10, since: 0, halfLifeMicros: h, offset: 1, numerator: 1, divisor: 2), sequence: 1, at: 0)
@@ -183,9 +189,10 @@ import Testing
 
     /// `lfu` long after: exp2 underflows, every count is 0, and the tie goes to the smaller sequence — the other way
     /// from the counts' order.
-    @Test func underflowedCountsTieAndTheSequenceDecides() {
+    @Test(arguments: [0, 1, KineticTournament.defaultYoungCapacity])
+    func underflowedCountsTieAndTheSequenceDecides(youngCapacity: Int) {
         let h = 1000.0
-        var tournament = KineticTournament()
+        var tournament = KineticTournament(youngCapacity: youngCapacity)
         tournament.grow(to: 2)
         tournament.insert(0, score: DecayingScore(count: 5, since: 0, halfLifeMicros: h), sequence: 1, at: 0)
         tournament.insert(1, score: DecayingScore(count: 1, since: 0, halfLifeMicros: h), sequence: 2, at: 0)
@@ -197,12 +204,14 @@ import Testing
     /// Mathematically equal scores (a count of 2 against a count of 1 one half-life later) whose doubles differ in the
     /// last place, one way or the other depending on the time: the tournament follows the doubles, not its model
     /// (whose two scores, rounded once, differ at some insertion times).
-    @Test func followsTheDoublesThroughARealTie() {
+    /// (The duel in the tree, the scan of the young, and the weighing of the tree's winner against the young's.)
+    @Test(arguments: [0, 1, KineticTournament.defaultYoungCapacity])
+    func followsTheDoublesThroughARealTie(youngCapacity: Int) {
         let h = 3_600_000_000.0
         let a = DecayingScore(count: 2, since: 0, halfLifeMicros: h), b = DecayingScore(count: 1, since: Int(h), halfLifeMicros: h)
         var less = 0, more = 0
         for offset in [1_234_567, 7_654_321, 99_999, 31_415_926, 2_718_281_828] {
-            var tournament = KineticTournament()
+            var tournament = KineticTournament(youngCapacity: youngCapacity)
             tournament.grow(to: 2)
             var time = Int(h) + offset
             tournament.insert(0, score: a, sequence: 2, at: time)
