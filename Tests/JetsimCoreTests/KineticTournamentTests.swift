@@ -66,6 +66,9 @@ import Testing
             }
             #expect(tournament.count == members.count)
             #expect(tournament.contains(id) == (members[id] != nil))
+            let stored = tournament.storedScore(of: id)
+            #expect(stored?.score == members[id]?.0 && stored?.sequence == members[id]?.1)
+            if random.below(16) == 0 { #expect(Set(tournament.members()) == Set(members.keys)) }
             // Not after every step: a removal's walk waits for the next entry (an insertion into its slot shares it), so
             // removals are also followed by insertions, updates, removals and time steps with no query between.
             guard random.below(2) == 0 else { continue }
@@ -77,8 +80,8 @@ import Testing
 
     @Test(arguments: [(0.0, 3_600_000_000.0), (0.0, 1000), (1.0, 3_600_000_000.0), (1.0, 1000), (0.0, 86_400_000_000), (1.0, 86_400_000_000)])
     func agreesWithAScanThroughInsertsRemovalsAndTime(offset: Double, halfLife: Double) {
-        // Two seeds with every member in the tree, two with young members beside it (at most 3, and the default).
-        for (seed, young) in zip(1...4, [0, KineticTournament.defaultYoungCapacity, 3, 0]) {
+        // One seed with every member in the tree, three with young members beside it (at most the default, 3, and 1).
+        for (seed, young) in zip(1...4, [0, KineticTournament.defaultYoungCapacity, 3, 1]) {
             agreesWithAScan(seed: UInt64(seed) * 31 + UInt64(halfLife) % 7, offset: offset, halfLife: halfLife, youngCapacity: young)
         }
     }
@@ -224,6 +227,39 @@ import Testing
             }
         }
         #expect(less > 0 && more > 0)   // the case is real: rounding orders the equal scores both ways
+    }
+
+    /// The scan of the young members decides from their models only when the smallest is more than 2ε below every other,
+    /// and from the doubles otherwise: on `cost` scores in their precise range, far apart and nearly or really tied
+    /// (counts 1 + 2^-52 against 1, 2 against 1 one half-life later), it picks what the doubles pick, both ways.
+    @Test func theYoungScanFollowsTheDoubles() {
+        var random = SplitMix64(seed: 41)
+        let h = 3_600_000_000.0
+        var farByDoubles = 0, closeByModels = 0
+        for trial in 0..<400 {
+            var tournament = KineticTournament()
+            tournament.grow(to: 16)
+            var members: [Int32: (DecayingScore, UInt64)] = [:]
+            let time = Int(h) * 2 + Int(random.below(1_000_000))
+            let close = trial % 2 == 0   // half the trials near-tied
+            for k in 0..<KineticTournament.defaultYoungCapacity {
+                let count = close ? [1.0, 1 + 0x1p-52, 2, 1][k % 4] : 1 + Double(random.below(1000))
+                let shared = time - Int(h) / 2   // (2 one half-life before it is 1 at it: equal in real numbers)
+                let since = close ? (k % 4 == 2 ? shared - Int(h) : shared) : time - Int(random.below(UInt64(h)))
+                let score = DecayingScore(count: count, since: since, halfLifeMicros: h, offset: 1, numerator: 2000,
+                                          divisor: close ? 4096 : Double(1 + random.below(1 << 20)))
+                tournament.insert(Int32(k), score: score, sequence: UInt64(100 - k), at: time)
+                members[Int32(k)] = (score, UInt64(100 - k))
+            }
+            let scans = tournament.youngScansByDoubles
+            #expect(tournament.first(at: time) == Self.scan(members, at: time))
+            let byDoubles = tournament.youngScansByDoubles > scans
+            if close && !byDoubles { closeByModels += 1 }
+            if !close && byDoubles { farByDoubles += 1 }
+            #expect(tournament.youngest() == tournament.youngestFromDoubles())
+        }
+        #expect(closeByModels == 0, "a near tie decided by the models")
+        #expect(farByDoubles < 20, "\(farByDoubles) of 200 scans of far-apart scores went to the doubles")
     }
 
     /// The bounds of log2 1 that entries of weight 1 / 1 (`lfu`'s) take as a constant are the ones computed from the bits.

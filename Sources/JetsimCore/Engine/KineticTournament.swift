@@ -6,7 +6,7 @@ import Darwin
 
 /// Kill candidates ranked by a score that decays with time (`DecayingScore`: `lfu`, `cost`, `largest`), smallest first, ties to
 /// the smallest sequence (`lastUseSequence`) — exactly the victim the policy's scan picks at the same time, in
-/// O(log n) per insert, removal or query instead of O(n) per query.
+/// O(log n) per insert, removal or query (and a scan of at most 16 young members a query) instead of O(n) per query.
 ///
 /// A kinetic tournament: a complete binary tree over slots, each leaf a candidate (or empty), each inner node the
 /// winner of the duel of its children's winners at the current time, and the earliest time (`melt`) at which a duel
@@ -101,7 +101,7 @@ struct KineticTournament {
     @usableFromInline static let rebaseHalfLives = 64.0
 
     @usableFromInline var entries = UncheckedArray<Entry>(capacity: 0)
-    /// Slot of each candidate id, -1 for none.
+    /// Slot of each candidate id, -1 for none, -2 − i for young member i.
     @usableFromInline var slotOf = UncheckedArray<Int32>(capacity: 0)
     @usableFromInline var freeSlots = UncheckedArray<Int32>(capacity: 0)
     /// Nodes 1..<2·leaves; node k's children are 2k and 2k + 1; slot s's leaf is `leaves + s`.
@@ -116,9 +116,11 @@ struct KineticTournament {
     /// The time before `now` and its `decay` (`previousTime` Int.min once `base` moved), for `growth(since:)`.
     @usableFromInline var previousTime = Int.min
     @usableFromInline var previousDecay = 1.0
-    /// A slot `remove` emptied whose path to the root is not replayed yet, or -1: a cache's eviction is followed by its
-    /// missed object's insertion, which takes the same slot (free slots are reused last in, first out), so the two
-    /// share one walk up that path instead of two. Every other entry replays the path first (`settle()`).
+    /// A slot `remove` emptied whose path to the root is not replayed yet, or -1: the next member to join the tree (the
+    /// eldest young one, or with no young members the missed object) takes the same slot (free slots are reused last in,
+    /// first out), so the two share one walk up that path instead of two. A query, and a removal or update in the tree,
+    /// replays the path first (`settle()`); a young member's insertion, update or removal leaves it waiting, and
+    /// `advance` may decide some of its nodes meanwhile (each is decided again when the path is replayed).
     @usableFromInline var vacated = -1
     /// Members inserted lately and not yet in the tree, at most `youngCapacity`, in no order (`slotOf` says -2 − index).
     /// Most of a cache's victims were inserted a few insertions before (`cost` at 10 % of the gate's trace: 81 % of its
@@ -135,9 +137,14 @@ struct KineticTournament {
     /// 8: 585, 12: 595, 16: 609, 24: 632, 677 with none; at 0.1 % of the first million requests of the 10 M-request
     /// binary, 8: 1 011, 12: 935, 16: 913, 24: 921, 1 547 with none).
     @usableFromInline static var defaultYoungCapacity: Int { 16 }
-    /// The young member with the largest score at the last query (`youngest()`), or -1: the one that joins the tree when
-    /// the young are full and a new member comes (any choice is exact; this one keeps the likeliest victims young).
+    /// The young member with the largest model value at the last query (`youngest()`; stale after a young member's
+    /// update, and meaningless when a model was out of its range, as any choice is exact), or -1: the one that joins the
+    /// tree when the young are full and a new member comes, so that the likeliest victims stay young.
     @usableFromInline var eldestHint = -1
+    #if DEBUG
+    /// Scans of the young decided by the doubles (`youngestFromDoubles`), for the tests.
+    @usableFromInline var youngScansByDoubles = 0
+    #endif
 
     @inlinable init(youngCapacity: Int = KineticTournament.defaultYoungCapacity) {
         self.youngCapacity = max(0, youngCapacity)
@@ -174,7 +181,8 @@ struct KineticTournament {
     }
 
     /// Starts loading `id`'s slot, then (a second call, some requests later, when the slot is in cache) its entry:
-    /// what `storedScore(of:)` reads, from two arrays indexed at random. Hints only. (Mutating, so that calling them
+    /// what `storedScore(of:)` reads, from two arrays indexed at random (nothing for a young member: the young are in
+    /// cache). Hints only. (Mutating, so that calling them
     /// through the replay's optional does not copy the tournament.)
     @inlinable mutating func prefetchSlot(of id: Int32) { slotOf.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
 
@@ -220,6 +228,9 @@ struct KineticTournament {
 
     /// `youngest()` by the scan's comparison of the doubles (a near tie, or a model out of its range).
     @inlinable @inline(never) mutating func youngestFromDoubles() -> Int {
+        #if DEBUG
+        youngScansByDoubles += 1
+        #endif
         var best = 0
         var bestValue = double(young[0]), bestSequence = young[0].sequence
         for i in 1..<young.count {
@@ -248,8 +259,8 @@ struct KineticTournament {
         now >= e.constantFrom ? e.constantValue : e.score.value(at: now)
     }
 
-    /// Adds `id` (not a member) with its score and tie-break, at `time`.
-    /// (It joins the young members; when they are full, the one with the largest score joins the tree first.)
+    /// Adds `id` (not a member) with its score and tie-break, at `time`: it joins the young members (when they are full,
+    /// `eldestHint` joins the tree first), or the tree when there are none (`youngCapacity` 0).
     @inlinable mutating func insert(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         if count == 0 { halfLife = score.halfLifeMicros }
         assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
@@ -271,8 +282,8 @@ struct KineticTournament {
         _checkInvariants()
     }
 
-    /// The young member with the largest model score now (the first when a model is out of its range): the one to join
-    /// the tree. Any choice is exact; this one keeps the likeliest victims young.
+    /// The young member with the largest model value now (the value is meaningless for a model out of its range, and
+    /// any choice is exact): the one to join the tree when no query has left a hint.
     @inlinable @inline(__always) func eldest() -> Int {
         var best = 0, largest = -Double.infinity
         let decay = self.decay
@@ -314,8 +325,8 @@ struct KineticTournament {
         }
     }
 
-    /// Takes `id` (a member) out, at `time`. Its leaf is emptied at once; the walk up its path waits for the next entry
-    /// (`vacated`).
+    /// Takes `id` (a member) out, at `time`: a young member out of the young, at once; a member of the tree out of its leaf,
+    /// at once, and the walk up its path waits for the next entry (`vacated`).
     @inlinable mutating func remove(_ id: Int32, at time: Int) {
         let slot = Int(slotOf[Int(id)])
         if slot <= -2 {   // a young member: out of the scan, no walk
@@ -334,7 +345,7 @@ struct KineticTournament {
         vacated = slot
     }
 
-    /// Replays the path of a slot `remove` emptied, if one waits (`vacated`), at the time of its removal.
+    /// Replays the path of a slot `remove` emptied, if one waits (`vacated`), at the current time (the removal's or later).
     @inlinable mutating func settle() {
         guard vacated >= 0 else { return }
         let slot = vacated
@@ -343,8 +354,8 @@ struct KineticTournament {
         _checkInvariants()
     }
 
-    /// Gives member `id` a new score and tie-break at `time`: one walk up from its leaf where a removal and an insertion
-    /// would take two. The walk stops at the first node that keeps its winner, is not won by `id` (a node won by `id` is
+    /// Gives member `id` a new score and tie-break at `time`: a young member's in place; in the tree, one walk up from its
+    /// leaf where a removal and an insertion would take two. The walk stops at the first node that keeps its winner, is not won by `id` (a node won by `id` is
     /// a duel its parent reads with the new score) and whose melt would not come sooner (`replay(from:)`).
     @inlinable mutating func update(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
