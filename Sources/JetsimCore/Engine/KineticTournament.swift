@@ -250,6 +250,11 @@ struct KineticTournament {
             let sa = a.intercept + a.slope * decay, sb = b.intercept + b.slope * decay
             if Self.modelDecides(sa, sb) { return sa < sb }
         }
+        return diesFirst(a, b)
+    }
+
+    /// Whether `a` dies before `b` at `now` by the scan's own comparison: the smaller double, then the smaller sequence.
+    @inlinable @inline(__always) func diesFirst(_ a: Entry, _ b: Entry) -> Bool {
         let fa = double(a), fb = double(b)
         return fa < fb || (fa == fb && a.sequence < b.sequence)
     }
@@ -700,10 +705,7 @@ struct KineticTournament {
     }
 
     /// The scan's choice between slots `a` and `b` at `now`: the smaller double, then the smaller sequence.
-    @inlinable @inline(__always) func exactWinner(_ a: Int, _ b: Int) -> Int {
-        let fa = entries[a].score.value(at: now), fb = entries[b].score.value(at: now)
-        return fa < fb || (fa == fb && entries[a].sequence < entries[b].sequence) ? a : b
-    }
+    @inlinable @inline(__always) func exactWinner(_ a: Int, _ b: Int) -> Int { diesFirst(entries[a], entries[b]) ? a : b }
 
     /// Debug builds, small trees: every node's winner is what a scan of its subtree picks now, and no melt has come.
     @inlinable func _checkInvariants() {
