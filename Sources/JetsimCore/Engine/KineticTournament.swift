@@ -176,7 +176,7 @@ struct KineticTournament {
     @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
         let slot = Int(slotOf[Int(id)])
         guard slot != -1 else { return nil }
-        let e = slot >= 0 ? entries[slot] : young[-2 - slot]
+        let e = slot >= 0 ? entries[slot] : young[Self.youngIndex(slot)]
         return (e.score, e.sequence)
     }
 
@@ -281,7 +281,7 @@ struct KineticTournament {
             }
             young.append(e)
             youngModels.append(YoungModel(e))
-            slotOf[Int(id)] = Int32(truncatingIfNeeded: -1 - young.count)
+            slotOf[Int(id)] = Self.youngSlot(young.count - 1)
         }
         count += 1
         _checkInvariants()
@@ -301,6 +301,10 @@ struct KineticTournament {
         return best
     }
 
+    /// What `slotOf` holds for young member `i` (≤ -2: apart from the slots, and from -1, no member), and back.
+    @inlinable @inline(__always) static func youngSlot(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: -2 - i) }
+    @inlinable @inline(__always) static func youngIndex(_ slot: Int) -> Int { -2 - slot }
+
     /// Takes young member `i` out of the young (the last takes its place).
     @inlinable mutating func removeYoung(_ i: Int) {
         let last = young.count - 1
@@ -308,7 +312,7 @@ struct KineticTournament {
         if i < last {
             young[i] = young[last]
             youngModels[i] = youngModels[last]
-            slotOf[Int(young[i].id)] = Int32(truncatingIfNeeded: -2 - i)
+            slotOf[Int(young[i].id)] = Self.youngSlot(i)
         }
         _ = young.removeLast()
         _ = youngModels.removeLast()
@@ -335,7 +339,7 @@ struct KineticTournament {
     @inlinable mutating func remove(_ id: Int32, at time: Int) {
         let slot = Int(slotOf[Int(id)])
         if slot <= -2 {   // a young member: out of the scan, no walk
-            removeYoung(-2 - slot)
+            removeYoung(Self.youngIndex(slot))
             slotOf[Int(id)] = -1
             count -= 1
             _checkInvariants()
@@ -368,8 +372,8 @@ struct KineticTournament {
         if slot <= -2 {   // a young member: in place
             advance(to: time)
             let e = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
-            young[-2 - slot] = e
-            youngModels[-2 - slot] = YoungModel(e)
+            young[Self.youngIndex(slot)] = e
+            youngModels[Self.youngIndex(slot)] = YoungModel(e)
             _checkInvariants()
             return
         }
@@ -713,7 +717,7 @@ struct KineticTournament {
         precondition(young.count <= youngCapacity, "KineticTournament: \(young.count) young members")
         precondition(youngModels.count == young.count, "KineticTournament: \(youngModels.count) young models for \(young.count)")
         for i in young.indices {
-            precondition(slotOf[Int(young[i].id)] == Int32(-2 - i), "KineticTournament: young member \(i) misfiled")
+            precondition(slotOf[Int(young[i].id)] == Self.youngSlot(i), "KineticTournament: young member \(i) misfiled")
             let m = YoungModel(young[i])
             precondition(youngModels[i].intercept == m.intercept && youngModels[i].slope == m.slope && youngModels[i].until == m.until,
                          "KineticTournament: young member \(i)'s model is stale")
