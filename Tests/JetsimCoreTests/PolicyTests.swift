@@ -132,6 +132,48 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
         }
     }
 
+    /// An open's count is the formula's double, bit for bit, whatever the memo of decay factors holds: gaps repeated,
+    /// more distinct gaps than the memo has entries (so that gaps replace one another in an entry), a gap of 0, and
+    /// half-lives short enough for the factors to underflow.
+    @Test func opensCountAsTheFormulaWhateverTheDecayMemoHolds() {
+        for hours in [0.001, 1.0, 24.0] {
+            var lfu = LFUPolicy(halfLifeHours: hours), legacy = LegacyLFUPolicy(halfLifeHours: hours)
+            var rng = SplitMix64(seed: 29)
+            var time = 0, mismatches = 0
+            for k in 0..<20_000 {
+                time += k % 7 == 0 ? 0 : Int(rng.next() % 3_000) * 1_000 + (k % 3 == 0 ? 0 : 1)
+                let app = Int32(rng.next() % 40)
+                lfu.didOpen(app, at: time)
+                legacy.didOpen(app, at: time)
+                if lfu.decayingScore(KillCandidate(app: app))?.count != legacy.frequency.value(app, at: time) { mismatches += 1 }
+            }
+            #expect(mismatches == 0, "half-life \(hours) h")
+        }
+    }
+
+    /// A copy of a policy keeps its own counts whichever copy opens first: `didOpen` copies what the two share, and so
+    /// does `makeStateUnique`, after which `didOpenInPlace` writes in place (the cache replay's way) with the same result.
+    @Test func aCopiedPolicyKeepsItsOwnCounts() {
+        var a = CostPolicy(halfLifeHours: 1)
+        a.didOpen(3, at: sec(1))
+        var b = a
+        b.didOpen(3, at: sec(2))
+        b.didOpen(5, at: sec(2))
+        #expect(a.decayingScore(KillCandidate(app: 3))?.count == 1 && a.decayingScore(KillCandidate(app: 5))?.count == 0)
+        var c = b, d = b
+        c.makeStateUnique()
+        c.didOpenInPlace(3, at: sec(3))
+        d.didOpen(3, at: sec(3))
+        #expect(b.decayingScore(KillCandidate(app: 3))?.since == sec(2) && c.decayingScore(KillCandidate(app: 3))?.since == sec(3))
+        #expect(c.decayingScore(KillCandidate(app: 3)) == d.decayingScore(KillCandidate(app: 3)))
+        var lfu = LFUPolicy(halfLifeHours: 1)
+        lfu.didOpen(0, at: 0)
+        let before = lfu
+        lfu.makeStateUnique()
+        for k in 1...3 { lfu.didOpenInPlace(0, at: sec(k)) }
+        #expect(before.decayingScore(KillCandidate(app: 0))?.count == 1 && (lfu.decayingScore(KillCandidate(app: 0))?.count ?? 0) > 3)
+    }
+
     /// A prefetch hint is only a hint: any id, even one never seen or out of range, changes no count.
     @Test func prefetchingAnAppsStateChangesNothing() {
         var lfu = LFUPolicy(halfLifeHours: 1), cost = CostPolicy()

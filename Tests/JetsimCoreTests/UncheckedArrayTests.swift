@@ -51,9 +51,16 @@ import Testing
 
     /// A simulator copied mid-run is a snapshot: the original running on (kills, launches, growth) leaves it as it was,
     /// and the copy run on the same events reaches the same result.
+    /// With a policy whose counts are written in place (`lfu`, `cost`: `EvictionPolicy.makeStateUnique`) too.
     @Test func aCopiedSimulatorIsIndependentOfTheOriginal() throws {
+        try copiedSimulatorIsIndependent(policy: XNUPolicy())
+        try copiedSimulatorIsIndependent(policy: LFUPolicy(halfLifeHours: 1))
+        try copiedSimulatorIsIndependent(policy: CostPolicy(alpha: 0.5, halfLifeHours: 2))
+    }
+
+    func copiedSimulatorIsIndependent<P: EvictionPolicy>(policy: P) throws {
         let events = TimingIndependenceTests.events(seed: 4)
-        var h = try Harness(device: TimingIndependenceTests.device(), apps: StressTests.apps(), policy: XNUPolicy())
+        var h = try Harness(device: TimingIndependenceTests.device(), apps: StressTests.apps(), policy: policy)
         for e in events.prefix(700) { h.sim.process(e) }
         var copy = h.sim
         let apps = h.catalog.profiles.indices.map { Int32($0) }

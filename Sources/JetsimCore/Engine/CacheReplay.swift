@@ -192,7 +192,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         }
     }
 
-    /// A copied replay stays a snapshot: the indexes are written in place, so each copies storage it shares.
+    /// A copied replay stays a snapshot: the indexes and the policy's state are written in place, so each copies storage it shares.
     @inlinable mutating func makeIndexesUnique() {
         assert(scoring == (scored != nil), "CacheReplay: scoring and scored disagree")
         objects.makeUnique()
@@ -200,6 +200,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         scored?.makeUnique()
         fixed?.makeUnique()
         counts?.makeUnique()
+        _policy.makeStateUnique()
         resident.makeUnique()
     }
 
@@ -228,7 +229,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if objects[o].firstUseTime == Int.max { objects[o].firstUseTime = time }
         objects[o].lastUseSequence = useSequence
         useSequence &+= 1
-        _policy.didOpen(object, at: time)
+        _policy.didOpenInPlace(object, at: time)   // (`makeIndexesUnique` made its state unique)
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
             _counters.hits += 1

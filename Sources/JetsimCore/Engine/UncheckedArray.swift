@@ -172,4 +172,6 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
 /// and copies of the owner share both. While the token is uniquely referenced so is every array: the copy that
 /// writes first finds the token shared, takes a new one and copies its arrays, which leaves the old token and the old
 /// arrays to the other copy alone. (Debug builds still check every write.)
-final class CopyToken {}
+@usableFromInline final class CopyToken {
+    @usableFromInline init() {}
+}

@@ -39,6 +39,10 @@ public struct CostPolicy: EvictionPolicy {
 
     @inlinable public mutating func reserveState(forApps count: Int) { frequency.reserve(count) }
 
+    @inlinable @inline(__always) public mutating func makeStateUnique() { frequency.makeUnique() }
+
+    @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int) { frequency.recordInPlace(app, at: time) }
+
     /// Expected relaunch cost per (byte^alpha) freed.
     public func value(_ c: KillCandidate, at time: Int) -> Double {
         (frequency.value(c.app, at: time) + 1) * Double(c.relaunchCostMillis) / freedWeight(c.footprintBytes)

@@ -52,6 +52,13 @@ public protocol EvictionPolicy: Sendable {
     /// names calls this before the first request), where growing with each new id would copy the state as it grows.
     /// Changes no result; the default does nothing.
     mutating func reserveState(forApps count: Int)
+    /// Copies the per-app state that a copy of this policy shares with it, if any, so that `didOpenInPlace` may write it
+    /// without a copy-on-write check. Changes no result; the default does nothing.
+    mutating func makeStateUnique()
+    /// `didOpen`, for a driver that called `makeStateUnique()` and has not copied the policy since: a policy whose state
+    /// is written in place (`lfu`'s and `cost`'s counts) then skips its copy-on-write check, a runtime call (the cache
+    /// replay makes the state unique once a batch of requests). The same result as `didOpen`; the default calls it.
+    mutating func didOpenInPlace(_ app: Int32, at time: Int)
 }
 
 extension EvictionPolicy {
@@ -62,6 +69,8 @@ extension EvictionPolicy {
     public var selectsByIndex: Bool { false }
     public func prefetchState(of app: Int32) {}
     public mutating func reserveState(forApps count: Int) {}
+    public mutating func makeStateUnique() {}
+    public mutating func didOpenInPlace(_ app: Int32, at time: Int) { didOpen(app, at: time) }
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }

@@ -28,6 +28,10 @@ public struct LFUPolicy: EvictionPolicy {
 
     @inlinable public mutating func reserveState(forApps count: Int) { frequency.reserve(count) }
 
+    @inlinable @inline(__always) public mutating func makeStateUnique() { frequency.makeUnique() }
+
+    @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int) { frequency.recordInPlace(app, at: time) }
+
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         let f = candidates.map { frequency.value($0.app, at: context.now) }
         var best = 0
