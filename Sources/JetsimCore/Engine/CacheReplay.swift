@@ -148,14 +148,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // outlined value witness), twice a request where `lfu`'s and `largest`'s replays would pay for nothing.
         if scoring {
             for k in 0..<objects.count {
-                if k + d < objects.count {
-                    prefetch(objects[k + d], entry: true)
-                    scored?.prefetchEntry(of: objects[k + d])
-                }
-                if k + 2 * d < objects.count {
-                    scored?.prefetchSlot(of: objects[k + 2 * d])
-                    fixed?.prefetchSlot(of: objects[k + 2 * d])
-                }
+                if k + d < objects.count { prefetch(objects[k + d], entry: true) }
+                let later: Int32 = k + 2 * d < objects.count ? objects[k + 2 * d] : -1
+                // One call through the optional for both hints (its test is a call of its own).
+                scored?.prefetch(entryOf: k + d < objects.count ? objects[k + d] : -1, slotOf: later)
+                if later >= 0 { fixed?.prefetchSlot(of: later) }
                 uniqueRequest(objects[k], size: sizes[k], time: times[k])
             }
         } else if fixed != nil || counts != nil {

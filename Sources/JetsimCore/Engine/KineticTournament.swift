@@ -192,6 +192,12 @@ struct KineticTournament {
         if slot >= 0 { entries.prefetchWhole(slot) }   // (an entry is 104 bytes: its score is past its first line)
     }
 
+    /// `prefetchEntry(of: now)` and `prefetchSlot(of: later)` in one call (-1: none).
+    @inlinable @inline(__always) mutating func prefetch(entryOf now: Int32, slotOf later: Int32) {
+        prefetchEntry(of: now)
+        prefetchSlot(of: later)
+    }
+
     /// The best candidate at `time` (not removed), or nil when there is none.
     @inlinable mutating func first(at time: Int) -> Int32? {
         settle()
