@@ -20,30 +20,10 @@ import Darwin
 /// `copyToken` is uniquely referenced (`makeUnique()`), so a copy of the counts never sees another's writes.
 @usableFromInline
 struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: see the invariants)
-    @usableFromInline
-    struct Use: BitwiseCopyable {
-        @usableFromInline var count: Double
-        @usableFromInline var since: Int
-        @inlinable init(count: Double, since: Int) {
-            self.count = count
-            self.since = since
-        }
-    }
-
-    @usableFromInline
-    struct Decay: BitwiseCopyable {
-        @usableFromInline var gap: Int
-        @usableFromInline var factor: Double
-        @inlinable init(gap: Int, factor: Double) {
-            self.gap = gap
-            self.factor = factor
-        }
-    }
-
     @usableFromInline let halfLifeMicros: Double
-    @usableFromInline var uses = UncheckedArray<Use>(capacity: 0)
+    @usableFromInline var uses = UncheckedArray<(count: Double, since: Int)>(capacity: 0)
     /// The decay factors of recent gaps between an app's opens, direct-mapped by gap (`decay(overGap:)`).
-    @usableFromInline var decays = UncheckedArray<Decay>(capacity: 0)
+    @usableFromInline var decays = UncheckedArray<(gap: Int, factor: Double)>(capacity: 0)
 
     /// Entries of `decays`. Traces repeat gaps (times are often whole seconds or a fixed tick): at the CI gate's trace
     /// (ten requests a second) 71 % of the opens find their gap here with 1 024 entries (52 % with 256), 41–56 % on the
@@ -78,20 +58,20 @@ struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: 
     /// double is `value(app, at: time) + 1` bit for bit (the decay factor is exp2's, from the memo or from a call).
     @inlinable @inline(__always) mutating func recordInPlace(_ app: Int32, at time: Int) {
         let i = Int(app)
-        if i >= uses.count { uses.extend(to: i + 1, with: Use(count: 0, since: 0)) }
+        if i >= uses.count { uses.extend(to: i + 1, with: (count: 0, since: 0)) }
         let u = uses[i]
         let v = (u.count == 0 ? 0 : time == u.since ? u.count : u.count * decay(overGap: time - u.since)) + 1
-        uses[i] = Use(count: v, since: time)
+        uses[i] = (count: v, since: time)
     }
 
     /// exp2(−`gap` / halfLifeMicros), as `DecayingScore.decayedCount` computes it, from the memo when it holds the gap.
     @inlinable @inline(__always) mutating func decay(overGap gap: Int) -> Double {
-        if decays.count == 0 { decays.extend(to: Self.decayMemoSize, with: Decay(gap: 0, factor: 1)) }
+        if decays.count == 0 { decays.extend(to: Self.decayMemoSize, with: (gap: 0, factor: 1)) }
         // Fibonacci hashing: the top bits of gap · 2^64/φ, so gaps that are multiples of a tick spread over the entries.
         let h = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(gap)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.decayMemoBits))
         if decays[h].gap == gap { return decays[h].factor }
         let factor = exp2(-Double(gap) / halfLifeMicros)
-        decays[h] = Decay(gap: gap, factor: factor)
+        decays[h] = (gap: gap, factor: factor)
         return factor
     }
 
@@ -100,7 +80,7 @@ struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: 
     /// in `cost`'s replay at the CI gate).
     @inlinable mutating func reserve(_ count: Int) {
         makeUnique()
-        uses.extend(to: count, with: Use(count: 0, since: 0))
+        uses.extend(to: count, with: (count: 0, since: 0))
     }
 
     /// Starts loading `app`'s count into the cache (`EvictionPolicy.prefetchState`).
@@ -113,7 +93,7 @@ struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: 
     @inlinable @inline(__always) func state(_ app: Int32) -> (count: Double, since: Int) {
         let i = Int(app)
         guard i >= 0 && i < uses.count else { return (0, 0) }
-        return (uses[i].count, uses[i].since)
+        return uses[i]
     }
 
     /// The app's count as a function of time, weighted: what `lfu` and `cost` rank.
