@@ -145,13 +145,14 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         let d = Self.prefetchDistance
         // Three loops, so that each replay tests a request only the indexes it may use (an index made during the batch
         // has its entries prefetched from the next batch on): a test of the kinetic tournament's optional is a call (an
-        // outlined value witness), twice a request where `lfu`'s and `largest`'s replays would pay for nothing.
+        // outlined value witness, its tag), once a request for both of its hints, which `lfu`'s and `largest`'s replays
+        // would pay for nothing.
         if scoring {
             for k in 0..<objects.count {
-                if k + d < objects.count { prefetch(objects[k + d], entry: true) }
+                let soon: Int32 = k + d < objects.count ? objects[k + d] : -1
                 let later: Int32 = k + 2 * d < objects.count ? objects[k + 2 * d] : -1
-                // One call through the optional for both hints (its test is a call of its own).
-                scored?.prefetch(entryOf: k + d < objects.count ? objects[k + d] : -1, slotOf: later)
+                if soon >= 0 { prefetch(soon, entry: true) }
+                scored?.prefetch(entryOf: soon, slotOf: later)
                 if later >= 0 { fixed?.prefetchSlot(of: later) }
                 uniqueRequest(objects[k], size: sizes[k], time: times[k])
             }
