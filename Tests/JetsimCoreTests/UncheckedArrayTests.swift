@@ -51,7 +51,7 @@ import Testing
 
     /// A simulator copied mid-run is a snapshot: the original running on (kills, launches, growth) leaves it as it was,
     /// and the copy run on the same events reaches the same result.
-    /// With a policy whose counts are written in place (`lfu`, `cost`: `EvictionPolicy.makeStateUnique`) too.
+    /// With a policy whose counts are written in place behind a copy token (`lfu`, `cost`: `DecayedFrequency`) too.
     @Test func aCopiedSimulatorIsIndependentOfTheOriginal() throws {
         try copiedSimulatorIsIndependent(policy: XNUPolicy())
         try copiedSimulatorIsIndependent(policy: LFUPolicy(halfLifeHours: 1))
