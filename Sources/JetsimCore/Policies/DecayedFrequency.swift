@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Per-app use counts that decay exponentially with a half-life: each open adds 1, and a count halves every
 /// `halfLifeMicros`. Ranking data only (accounting never sees it), so Double is fine and deterministic.
 ///
@@ -60,18 +54,18 @@ struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: 
     @inlinable @inline(__always) mutating func recordInPlace(_ app: Int32, at time: Int) {
         let i = Int(app)
         if i >= uses.count { uses.extend(to: i + 1, with: (count: 0, since: 0)) }
-        let u = uses[i]
-        let v = (u.count == 0 ? 0 : time == u.since ? u.count : u.count * decay(overGap: time - u.since)) + 1
+        let u = DecayingScore(count: uses[i].count, since: uses[i].since, halfLifeMicros: halfLifeMicros)
+        let v = u.decayedCount(at: time) { decay(overGap: $0) } + 1
         uses[i] = (count: v, since: time)
     }
 
-    /// exp2(−`gap` / halfLifeMicros), as `DecayingScore.decayedCount` computes it, from the memo when it holds the gap.
+    /// `DecayingScore.decayFactor(overGap: gap, halfLifeMicros:)`, from the memo when it holds the gap.
     @inlinable @inline(__always) mutating func decay(overGap gap: Int) -> Double {
         if decays.count == 0 { decays.extend(to: Self.decayMemoSize, with: (gap: 0, factor: 1)) }
         // Fibonacci hashing: the top bits of gap · 2^64/φ, so gaps that are multiples of a tick spread over the entries.
         let h = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(gap)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.decayMemoBits))
         if decays[h].gap == gap { return decays[h].factor }
-        let factor = exp2(-Double(gap) / halfLifeMicros)
+        let factor = DecayingScore.decayFactor(overGap: gap, halfLifeMicros: halfLifeMicros)
         decays[h] = (gap: gap, factor: factor)
         return factor
     }

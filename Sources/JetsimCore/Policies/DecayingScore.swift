@@ -39,8 +39,19 @@ public struct DecayingScore: Sendable, Equatable, BitwiseCopyable {
     /// the count, without a call to exp2: 2^(−0 / halfLife) is exactly 1, so the double is the same.
     @inlinable
     public func decayedCount(at time: Int) -> Double {
-        count == 0 ? 0 : time == since ? count : count * exp2(-Double(time - since) / halfLifeMicros)
+        decayedCount(at: time) { Self.decayFactor(overGap: $0, halfLifeMicros: halfLifeMicros) }
     }
+
+    /// `decayedCount(at:)` with the decay factor over the gap since `since` from `factor`, which must return
+    /// `decayFactor(overGap:halfLifeMicros:)`'s double (`DecayedFrequency`'s memo of recent gaps does).
+    @inlinable @inline(__always)
+    func decayedCount(at time: Int, factor: (Int) -> Double) -> Double {
+        count == 0 ? 0 : time == since ? count : count * factor(time - since)
+    }
+
+    /// 2^(−gap / halfLife): what a count keeps over `gap` µs.
+    @inlinable @inline(__always)
+    static func decayFactor(overGap gap: Int, halfLifeMicros: Double) -> Double { exp2(-Double(gap) / halfLifeMicros) }
 
     /// Whether the score is the same double at every time: with no count to decay, `value(at:)` is
     /// `(0 + offset) · numerator / divisor` whatever the time (`largest`'s always; an app never opened). The cache
