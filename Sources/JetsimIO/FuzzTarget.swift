@@ -69,11 +69,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 let stream = try LibCacheSimStream(path: path, name: name)
                 var batch = RequestBatch()
                 var cache = CacheReplay(capacityBytes: 1 << 20, policy: LRUPolicy())
-                var decaying = CacheReplay(capacityBytes: 1 << 16, policy: LFUPolicy(halfLifeHours: 0.001))   // the kinetic tournament
+                var decaying = CacheReplay(capacityBytes: 1 << 16, policy: LFUPolicy(halfLifeHours: 0.001))   // the heap of counts
+                var crossing = CacheReplay(capacityBytes: 1 << 16, policy: CostPolicy(halfLifeHours: 0.001))   // floors or a tournament
                 var streamed: [(Int32, Int, Int)] = []
                 while try stream.next(into: &batch) {
                     cache.requests(batch)
                     decaying.requests(batch)
+                    crossing.requests(batch)
                     for k in 0..<batch.count { streamed.append((batch.objects[k], batch.sizes[k], batch.times[k])) }
                 }
                 // The requests `cachesim` keeps from its working-set pass are the streamed ones, in order.

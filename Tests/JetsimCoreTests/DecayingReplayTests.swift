@@ -6,7 +6,7 @@ import Darwin
 import Testing
 @testable import JetsimCore
 
-/// `lfu` and `cost` in the cache replay run on indexes (`lfu` on a `DecayingCountHeap`, `cost` on a `KineticTournament`); before issue 19 they scanned every cached
+/// `lfu` and `cost` in the cache replay run on indexes (`lfu` on a `DecayingCountHeap`, `cost` on a `CrossingScoreIndex`); before issue 19 they scanned every cached
 /// object at each eviction. These replay random traces both ways — the indexed policies against verbatim copies of
 /// the policies as they were (dictionary counts, the scan) — and require the same victims at every request.
 @Suite struct DecayingReplayTests {
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    /// `largest` ranks by a constant score, 1 / (footprint + 1), in the replay's tournament: the same victims as its scan,
+    /// `largest` ranks by a constant score, 1 / (footprint + 1), in the replay's heap of constant scores: the same victims as its scan,
     /// with equal sizes (ties to the least recently used), small ones, and sizes near the input limit of 2^50 bytes.
     @Test func largestEvictsAsTheScanDid() {
         for (seed, equalSizes) in [(1, false), (2, true), (3, false)] {
@@ -92,7 +92,7 @@ import Testing
     }
 
     /// A policy whose candidates' scores are some constant, some decaying: the replay keeps them in two indexes
-    /// (`FixedScoreHeap`, `KineticTournament`), objects move between the two as their scores change kind, and
+    /// (`FixedScoreHeap`, `CrossingScoreIndex`), objects move between the two as their scores change kind, and
     /// each victim is the better of the two firsts — the scan's over all of them.
     @Test(arguments: Clock.allCases)
     func constantAndDecayingScoresTogetherEvictAsTheScanDoes(clock: Clock) {
@@ -108,8 +108,8 @@ import Testing
     }
 
     /// `lfu`'s scores are plain decaying counts, whose order never changes: they live in the heap of such counts
-    /// (`DecayingCountHeap`), `cost`'s (offset 1: their lines cross) in the kinetic tournament.
-    @Test func lfuRanksInTheHeapOfDecayingCountsAndCostInTheKineticTournament() {
+    /// (`DecayingCountHeap`), `cost`'s (offset 1: their lines cross) in the index of crossing scores.
+    @Test func lfuRanksInTheHeapOfDecayingCountsAndCostInTheIndexOfCrossingScores() {
         let reqs = CacheEquivalenceTests.requests(count: 2000, objects: 250, seed: 11, capacity: 150_000)
         var lfu = CacheReplay(capacityBytes: 150_000, policy: LFUPolicy())
         var cost = CacheReplay(capacityBytes: 150_000, policy: CostPolicy())
@@ -162,7 +162,7 @@ import Testing
         return most
     }
 
-    /// A hit whose score rises by a margin keeps its stored score (a lower bound) until it wins the tournament, and is
+    /// A hit whose score rises by a margin keeps its stored score (a lower bound) until it wins its index, and is
     /// rescored then: `lfu`'s and `cost`'s hits mostly, and a policy of another arithmetic (counts ×1.25 an open). The
     /// victims stay the scan's, through ties (a frozen clock) and jumps past the 500 half-lives a stale score may last.
     @Test(arguments: Clock.allCases)
@@ -179,7 +179,7 @@ import Testing
     }
 
     /// A hit of `largest` (whose score, 1 / (footprint + 1), never changes) keeps its stored key, with the earlier
-    /// sequence, until it wins the tournament; it is refreshed then, so among equal sizes the victim is still the
+    /// sequence, until it wins its heap; it is refreshed then, so among equal sizes the victim is still the
     /// least recently used, the scan's.
     @Test func aLargestHitKeepsItsKeyUntilItWinsAndTheVictimsStayTheScans() {
         for (seed, equalSizes) in [(5, true), (6, false)] {
@@ -234,7 +234,7 @@ import Testing
         #expect(score((1 << 50) - 1) > score(1 << 50))
     }
 
-    /// The score the tournament evaluates is the policy's own double, bit for bit, for any candidate at any time.
+    /// The score the indexes evaluate is the policy's own double, bit for bit, for any candidate at any time.
     @Test func aDecayingScoreIsThePolicysArithmetic() {
         var random = SplitMix64(seed: 4)
         var lfu = LFUPolicy(halfLifeHours: 0.5), legacyLFU = LegacyLFUPolicy(halfLifeHours: 0.5)

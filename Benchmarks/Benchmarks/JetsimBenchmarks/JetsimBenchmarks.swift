@@ -106,7 +106,7 @@ let benchmarks: @Sendable () -> Void = {
     replayBenchmark("CacheReplay-fifo-1M-requests", FIFOPolicy()) { $0 }
 
     // lfu and cost on the same requests, ten per second (decay matters: 1 M requests span 28 h, over one half-life):
-    // lfu's candidates live in a DecayingCountHeap, cost's in a KineticTournament. Counts exact and gated exactly, as above.
+    // lfu's candidates live in a DecayingCountHeap, cost's in a CrossingScoreIndex. Counts exact and gated exactly, as above.
     replayBenchmark("CacheReplay-lfu-1M-requests", LFUPolicy()) { $0 / 10 * 1_000_000 }
     replayBenchmark("CacheReplay-cost-1M-requests", CostPolicy()) { $0 / 10 * 1_000_000 }
 

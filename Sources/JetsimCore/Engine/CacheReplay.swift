@@ -30,7 +30,7 @@ struct CachedObject: BitwiseCopyable {
     /// User launches, saturating (a candidate's `launchCount`).
     @usableFromInline var launches: UInt32 = 0
     @usableFromInline var resident = false
-    /// Its `KineticTournament` or `DecayingCountHeap` entry holds an earlier score than its policy's
+    /// Its `CrossingScoreIndex` or `DecayingCountHeap` entry holds an earlier score than its policy's
     /// (`CacheReplay.keepsStoredScore`), or its `FixedScoreHeap` key its score with an earlier sequence (`CacheReplay.leave`).
     @usableFromInline var staleScore = false
     @usableFromInline var firstUseTime = Int.max
@@ -52,10 +52,11 @@ struct CachedObject: BitwiseCopyable {
 ///
 /// Like `Simulator`, this driver owns every byte of accounting and the policy only ranks: through its
 /// `rankingKey` when it has one (kept in a `RankedList`: O(1) a request for recency and arrival orders), through its
-/// `decayingScore` when it has one (`cost`'s, whose lines cross: kept in a `KineticTournament`, O(log n) a request and
-/// an eviction, the scan's victims exactly; a plain decaying count, as all of `lfu`'s, whose order never changes, in a
-/// `DecayingCountHeap`, O(log n) with no certificates; a score that never changes, as all of `largest`'s, in a
-/// `FixedScoreHeap`, O(log n) with no certificates either), otherwise by `selectVictim` over every resident object but the one requested.
+/// `decayingScore` when it has one (`cost`'s, whose lines cross: kept in a `CrossingScoreIndex`, a heap of floors or a
+/// kinetic tournament, O(log n) a request and an eviction, the scan's victims exactly; a plain decaying count, as all of
+/// `lfu`'s, whose order never changes, in a `DecayingCountHeap`, O(log n) with no floors; a score that never changes, as
+/// all of `largest`'s, in a `FixedScoreHeap`, O(log n) as well), otherwise by `selectVictim` over every resident object
+/// but the one requested.
 /// Candidates carry exactly what the full engine shows on a cache device: suspended, idle band, sequences and times
 /// of use, launch and band entry.
 ///
@@ -73,7 +74,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var ranked = RankedList()
     /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; nil until the first
     /// such candidate, so that other replays allocate nothing for it).
-    @usableFromInline var scored: KineticTournament?
+    @usableFromInline var scored: CrossingScoreIndex?
     /// `scored != nil`, kept beside it: a test of that optional is a call (an outlined value witness: its nil is one of
     /// 4 096 values of the first word), which the paths of every request and eviction make first (the other indexes'
     /// optionals are tested inline).
@@ -144,7 +145,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         makeIndexesUnique()
         let d = Self.prefetchDistance
         // Three loops, so that each replay tests a request only the indexes it may use (an index made during the batch
-        // has its entries prefetched from the next batch on): a test of the kinetic tournament's optional is a call (an
+        // has its entries prefetched from the next batch on): a test of the crossing scores' index's optional is a call (an
         // outlined value witness, its tag), once a request for both of its hints, which `lfu`'s and `largest`'s replays
         // would pay for nothing.
         if scoring {
@@ -177,7 +178,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Starts loading what request of `object` will read first, its `CachedObject` and the policy's state for it
     /// (`EvictionPolicy.prefetchState`), and with `entry` its stored score in the heap of constant scores or of counts
     /// (`keepsStoredScore`; the constant one's position was asked for `prefetchDistance` requests before; `requests` asks the
-    /// kinetic tournament itself, when there is one): all are indexed by a random object id, so without the hint most
+    /// index of crossing scores itself, when there is one): all are indexed by a random object id, so without the hint most
     /// requests wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead.
     /// (Mutating so that the generic replay is not copied to call it.)
     @inlinable @inline(__always) mutating func prefetch(_ object: Int32, entry: Bool) {
@@ -234,7 +235,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             // A keyed or scored object stays in its index: no eviction comes before it leaves the foreground (every
             // request makes the previous one leave before it evicts), and leaving re-keys or re-scores it in place, so
             // a key that did not change (`fifo`'s arrival) costs nothing instead of a walk back from the tail past
-            // every later arrival, and a score costs one walk up the tournament instead of a removal and an insertion.
+            // every later arrival, and a score costs one walk in its index instead of a removal and an insertion.
             return
         }
         _counters.misses += 1
@@ -329,7 +330,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// Stores a score that decays (not `isConstant`) in its index: the heap of plain decaying counts when it
-    /// `accepts` it, the kinetic tournament otherwise; out of the other one if it was there.
+    /// `accepts` it, the index of crossing scores otherwise; out of the other one if it was there.
     @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
             if scoring && scored?.contains(object) == true {
@@ -347,7 +348,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 indexMoves &+= 1
             }
             if !scoring {
-                scored = KineticTournament()
+                scored = CrossingScoreIndex()
                 scoring = true
                 scored?.grow(to: objects.count)
             }
@@ -407,7 +408,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// (the smaller double at `time`, then the smaller sequence), so exactly the scan's victim over all of them.
     @inlinable mutating func firstScored(at time: Int) -> Int32? {
         if time >= staleHorizon { rescoreStale(at: time) }
-        // The heap alone (`lfu`'s replays): its first is the victim. A rescore that moves a score to the tournament leaves
+        // The heap alone (`lfu`'s replays): its first is the victim. A rescore that moves a score to the crossing scores' index leaves
         // for the general case below, which asks every index again.
         if !scoring && fixed == nil {
             let counted = firstCounted(at: time)
@@ -450,7 +451,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// The heap's first at `time` once the stale entries that win it have their real scores (a rescore may move a score
-    /// to the tournament: `indexMoves`).
+    /// to the crossing scores' index: `indexMoves`).
     @inlinable @inline(__always) mutating func firstCounted(at time: Int) -> Int32? {
         var counted = counts?.first(at: time)
         while let top = counted, objects[Int(top)].staleScore {
@@ -471,10 +472,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// Whether member `object` of `scored` or `counts` may keep its stored score (and tie-break) while its policy's is `score`: when
-    /// the stored one ranks it no later than the new one at every time up to `staleHorizon`, the tournament's winner
+    /// the stored one ranks it no later than the new one at every time up to `staleHorizon`, the index's first
     /// among stored scores is the scan's victim whenever its own score is current (every other stored score being at
     /// most its real one), and `firstScored` rescores a stale winner and asks again. A hit's re-score then costs no
-    /// walk up the tournament, most hits of `lfu` and `cost`; a stale entry is rescored only if it wins.
+    /// walk in the index, most hits of `lfu` and `cost`; a stale entry is rescored only if it wins.
     ///
     /// Why the doubles agree. Both scores are (count · 2^(−(t − since)/halfLife) + offset) · numerator / divisor with the
     /// same half-life and constants, a non-decreasing function of the decayed count (rounding is monotone) when the
@@ -491,7 +492,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         var stored = scoring ? scored?.storedScore(of: object) : nil
         if stored == nil {
             stored = counts?.storedScore(of: object)
-            // A new score the heap would not take moves to the tournament: rescored now.
+            // A new score the heap would not take moves to the crossing scores' index: rescored now.
             if let old = stored, !DecayingCountHeap.accepts(new, halfLife: old.score.halfLifeMicros) { return false }
         }
         guard let stored else { return false }
@@ -565,12 +566,12 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Debug builds: the indexes' victim is the one the policy's scan picks among the same candidates.
     @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
         #if DEBUG
-        let members = (scored?.members() ?? []) + (fixed?.memberIDs() ?? []) + (counts?.memberIDs() ?? [])
+        let members = (scored?.memberIDs() ?? []) + (fixed?.memberIDs() ?? []) + (counts?.memberIDs() ?? [])
         var policy = _policy
         let candidates = members.map { candidate(Int($0)) }
         let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)
         let k = policy.selectVictim(among: candidates, context: context)
-        precondition(k.map { candidates[$0].app } == victim, "CacheReplay: the tournament picks \(victim), the scan \(k.map { candidates[$0].app } ?? -1)")
+        precondition(k.map { candidates[$0].app } == victim, "CacheReplay: the indexes pick \(victim), the scan \(k.map { candidates[$0].app } ?? -1)")
         #endif
     }
 

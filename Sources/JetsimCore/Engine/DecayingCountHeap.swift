@@ -14,9 +14,9 @@ import Darwin
 /// (`Benchmarks/instructions-per-request.sh`; 553 with 16-byte nodes and the replay's other savings of that round).
 ///
 /// Why a heap suffices. Two decaying counts keep their order for ever in exact arithmetic (their ratio is constant), so
-/// `key = log2(count) + (since − base)/halfLife` orders them at every time: the larger key, the larger score. A
-/// `KineticTournament` would decide the same order again at every eviction, with certificates for scores that cross
-/// (`cost`'s), which these never do.
+/// `key = log2(count) + (since − base)/halfLife` orders them at every time: the larger key, the larger score. The index of
+/// scores that cross (`cost`'s, `CrossingScoreIndex`) keys its heap by floors that hold only for a window of time, or
+/// certifies each duel of a kinetic tournament: these need neither.
 ///
 /// Exactness. The scan compares doubles, which round. An entry's double at a time is within 10^-12 (relative) of its true
 /// score while that score is at least 2^-960 (then exp2 and every intermediate are normal: counts are below 2^50, so the
@@ -78,7 +78,7 @@ struct DecayingCountHeap {
         @inlinable init() {}
     }
 
-    /// Counts from this size on go to the kinetic tournament (the exactness argument bounds exp2's exponent with it).
+    /// Counts from this size on go to the index of crossing scores (the exactness argument bounds exp2's exponent with it).
     @usableFromInline static let maximumCount = 0x1p50
     /// Below this many half-lives past an entry's key a score may underflow: such entries are always weighed.
     @usableFromInline static let underflowHalfLives = 900.0

@@ -4,9 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Kill candidates ranked by a score that decays with time (`DecayingScore`: `lfu`, `cost`, `largest`), smallest first, ties to
-/// the smallest sequence (`lastUseSequence`) — exactly the victim the policy's scan picks at the same time, in
-/// O(log n) per insert, removal or query (and a scan of at most 16 young members a query) instead of O(n) per query.
+/// Kill candidates ranked by a score that decays with time (`DecayingScore`: `cost`'s, whose lines cross), smallest first, ties
+/// to the smallest sequence (`lastUseSequence`) — exactly the victim the policy's scan picks at the same time, in
+/// O(log n) per insert, removal or query (and a scan of at most 16 young members a query) instead of O(n) per query. The
+/// cache replay's index of such scores (`CrossingScoreIndex`) moves its members here when its heap of floors stops paying:
+/// many candidates, short half-lives, or scores in a dense band.
 ///
 /// A kinetic tournament: a complete binary tree over slots, each leaf a candidate (or empty), each inner node the
 /// winner of the duel of its children's winners at the current time, and the earliest time (`melt`) at which a duel

@@ -31,7 +31,7 @@ public protocol EvictionPolicy: Sendable {
     /// changes only `count` and `since`, to the count decayed to the open's time plus 1 (`DecayedFrequency.record`):
     /// offset, weight and half-life depend on the footprint and relaunch cost alone (`CacheReplay.stillStaleCountLimit`
     /// relies on both; its debug check would catch a policy that did otherwise).
-    /// The cache replay then keeps its candidates in an index by the score's kind (`KineticTournament`,
+    /// The cache replay then keeps its candidates in an index by the score's kind (`CrossingScoreIndex`,
     /// `DecayingCountHeap`, `FixedScoreHeap`; debug builds check them against `selectVictim`). nil, the default: the
     /// replay scans. The full engine always scans for these policies: its kill scopes take the minimum over a subset
     /// (idle band, idle long enough), which an index cannot answer without visiting the refused, and `cost`'s footprint

@@ -19,7 +19,7 @@ public struct LargestPolicy: EvictionPolicy {
     /// footprints are at most 2^50 (`DecimalParser.maxBytes`). The full engine scans (footprints change there).
     @inlinable public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
         assert(c.footprintBytes >= 0 && c.footprintBytes < 1 << 52, "largest: footprint \(c.footprintBytes) beyond the exact range")
-        // The half-life is moot for a count of 0; the longest keeps the tournament from ever moving its time origin.
+        // The half-life is moot for a count of 0; the longest keeps an index's model from ever moving its time origin.
         return DecayingScore(count: 0, since: 0, halfLifeMicros: .greatestFiniteMagnitude, offset: 1, numerator: 1, divisor: Double(c.footprintBytes) + 1)
     }
 }

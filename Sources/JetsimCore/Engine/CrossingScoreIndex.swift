@@ -1,0 +1,106 @@
+/// The cache replay's index of candidates whose decaying scores may cross (`cost`'s): a heap of floors
+/// (`CrossingScoreHeap`) while its windows pay, then a kinetic tournament (`KineticTournament`) for good. Both give exactly
+/// the scan's victim; they differ only in speed, and each is faster where the other is slow.
+///
+/// The heap walks little per miss but rebuilds every floor each window and weighs every node whose floor lies near the
+/// first; the tournament walks a path of duels per insertion and eviction whatever the window. Measured per request
+/// (callgrind inside the replay), heap alone against tournament alone: 965 / 1 896 at 15.1 MB of the first million
+/// requests of the 10 M-request binary (100 candidates), 507 / 562 at the CI gate's 10 % (10 000), but 920 / 632 at 10 %
+/// of a 1 M-request Zipf trace (70 000), 1 076 / 751 with a 6-minute half-life at the gate, 5 672 / 5 016 on one-time
+/// objects of one size. The heap's work per operation, nodes rebuilt and weighed, told them apart: 1.7–2.9 where the heap
+/// was faster, 5 where they were even, 11.7–41 where it was slower. So when one of the heap's windows did more than
+/// `tournamentWorkRatio` nodes of work per operation (and more than `tournamentWorkFloor` in all), its members move to a
+/// tournament, in the order they came, and stay there: then 686 against 632 on the Zipf trace, 783 and 684 against 751
+/// and 636 with half-lives of 6 minutes and an hour at the gate (the windows before the move, and the call through this
+/// index), 5 274 against 5 016 on the one-time objects; the heap's cases as before (515 at the gate, 1 000 at 15.1 MB).
+///
+/// Invariant: exactly one of the two holds the members (`inTournament` says which; the other is empty).
+@usableFromInline
+struct CrossingScoreIndex {
+    @usableFromInline var heap = CrossingScoreHeap()
+    /// Empty (a few small arrays) until the move; not an optional, whose test at every call would be an outlined call.
+    @usableFromInline var tournament = KineticTournament(youngCapacity: 0)
+    @usableFromInline var inTournament = false
+
+    /// Nodes of heap work per operation past which the tournament takes over (see the type's comment).
+    @usableFromInline static var tournamentWorkRatio: Int { 5 }
+    /// Heap work in a window below which the heap stays whatever the ratio (a small heap's windows cost little).
+    @usableFromInline static var tournamentWorkFloor: Int { 1024 }
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { inTournament ? tournament.count : heap.count }
+
+    @inlinable mutating func grow(to n: Int) {
+        if inTournament { tournament.grow(to: n) } else { heap.grow(to: n) }
+    }
+
+    @inlinable @inline(__always) mutating func makeUnique() {
+        if inTournament { tournament.makeUnique() } else { heap.makeUnique() }
+    }
+
+    @inlinable mutating func contains(_ id: Int32) -> Bool { inTournament ? tournament.contains(id) : heap.contains(id) }
+
+    /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member.
+    @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
+        inTournament ? tournament.storedScore(of: id) : heap.storedScore(of: id)
+    }
+
+    /// Hints only: starts loading what `storedScore(of: now)` reads, and `later`'s slot.
+    @inlinable @inline(__always) mutating func prefetch(entryOf now: Int32, slotOf later: Int32) {
+        if inTournament { tournament.prefetch(entryOf: now, slotOf: later) } else { heap.prefetch(entryOf: now, slotOf: later) }
+    }
+
+    /// The candidate that dies first at `time`, or nil when there is none.
+    @inlinable mutating func first(at time: Int) -> Int32? {
+        if inTournament { return tournamentFirst(at: time) }
+        let first = heap.first(at: time)
+        if heapStoppedPaying { moveToTournament() }
+        return first
+    }
+
+    /// Gives `id` its score and tie-break at `time` (an update or an insertion).
+    @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        if inTournament {
+            tournamentSet(id, score: score, sequence: sequence, at: time)
+            return
+        }
+        heap.set(id, score: score, sequence: sequence, at: time)
+        if heapStoppedPaying { moveToTournament() }
+    }
+
+    /// Takes `id` (a member) out, at `time`.
+    @inlinable mutating func remove(_ id: Int32, at time: Int) {
+        if inTournament { tournamentRemove(id, at: time) } else { heap.remove(id) }
+    }
+
+    // The tournament's calls out of line, so that the heap's paths stay small where they are inlined.
+    @usableFromInline @inline(never) mutating func tournamentFirst(at time: Int) -> Int32? { tournament.first(at: time) }
+
+    @usableFromInline @inline(never)
+    mutating func tournamentSet(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        tournament.set(id, score: score, sequence: sequence, at: time)
+    }
+
+    @usableFromInline @inline(never) mutating func tournamentRemove(_ id: Int32, at time: Int) { tournament.remove(id, at: time) }
+
+    /// Every member's id (debug checks).
+    @usableFromInline func memberIDs() -> [Int32] { inTournament ? tournament.members() : heap.memberIDs() }
+
+    /// Whether the heap's last full window cost more than the tournament would (`CrossingScoreHeap.windowWork`, set as
+    /// each window begins).
+    @inlinable var heapStoppedPaying: Bool {
+        heap.windowWork > max(Self.tournamentWorkFloor, Self.tournamentWorkRatio &* heap.windowOperations)
+    }
+
+    /// Moves every member to the tournament, in the order of their sequences (the heap's time is the tournament's).
+    @usableFromInline mutating func moveToTournament() {
+        var moved = KineticTournament()
+        moved.grow(to: heap.slotOf.count)
+        let entries = heap.memberIDs().map { heap.members[Int(heap.slotOf[Int($0)])].entry }.sorted { $0.sequence < $1.sequence }
+        for e in entries { moved.insert(e.id, score: e.score, sequence: e.sequence, at: heap.now) }
+        tournament = moved
+        inTournament = true
+        heap = CrossingScoreHeap()
+    }
+}
