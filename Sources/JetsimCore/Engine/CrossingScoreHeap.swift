@@ -27,7 +27,8 @@ import Darwin
 /// The window. Its length (`span`) starts at 1/128 of the half-life and adapts at each rebuild: halved when the last
 /// window's queries weighed more nodes than there are, doubled when fewer than an eighth (a rebuild visits every node once;
 /// a weighed node costs about as much as four rebuilt ones). A query that weighs more than twice the nodes starts a new
-/// window at once, halved. Each rebuild adds its nodes and the window's weighings to `windowWork`, for the index.
+/// window at once, halved. A window whose rebuild and weighings came to more than `maximumWorkPerOperation` nodes an
+/// operation marks the heap `stoppedPaying`.
 ///
 /// Exactness. A member's model (`KineticTournament.Entry`: `intercept + slope · 2^(−(t − base)/halfLife)`, within 2^-40 of
 /// the policy's double while precise, and the double's constant from when it no longer changes) gives its floor: the model
@@ -81,6 +82,11 @@ struct CrossingScoreHeap {
     @usableFromInline static var initialSpanHalfLives: Double { 1.0 / 128 }
     /// The longest window, in half-lives (its floors half their scores' decaying parts at most).
     @usableFromInline static var longestSpanHalfLives: Double { 1 }
+    /// Nodes rebuilt and weighed per operation in a window past which the heap stops paying (`CrossingScoreIndex`'s
+    /// measurements: 1.7–2.9 where the heap was faster than the tournament, 5 where they were even, 11.7–41 where slower).
+    @usableFromInline static var maximumWorkPerOperation: Int { 5 }
+    /// A window's work below which the heap pays whatever its ratio (a small heap's windows cost little).
+    @usableFromInline static var minimumWorkJudged: Int { 1024 }
 
     @usableFromInline var nodes = UncheckedArray<Node>(capacity: 0)
     @usableFromInline var members = UncheckedArray<Member>(capacity: 0)
@@ -109,9 +115,9 @@ struct CrossingScoreHeap {
     /// Nodes weighed and operations since the window began.
     @usableFromInline var weighed = 0
     @usableFromInline var operations = 0
-    /// The last full window's work, nodes rebuilt and weighed, and its operations (for `CrossingScoreIndex`).
-    @usableFromInline var windowWork = 0
-    @usableFromInline var windowOperations = 0
+    /// The last full window did more than `maximumWorkPerOperation` nodes of work per operation, and more than
+    /// `minimumWorkJudged` in all: the kinetic tournament would have cost less (`CrossingScoreIndex` moves to it).
+    @usableFromInline var stoppedPaying = false
     #if DEBUG
     /// New windows begun, for the tests.
     @usableFromInline var rebuilds = 0
@@ -327,7 +333,8 @@ struct CrossingScoreHeap {
         } else if weighed < n / 8 {
             span = min(span * 2, max(1, (halfLife * Self.longestSpanHalfLives).rounded(.down)))
         }
-        (windowWork, windowOperations) = (n &+ weighed, operations)
+        let work = n &+ weighed   // this window's rebuild and the last one's weighings
+        stoppedPaying = work > max(Self.minimumWorkJudged, Self.maximumWorkPerOperation &* operations)
         (weighed, operations) = (0, 0)
         #if DEBUG
         rebuilds += 1

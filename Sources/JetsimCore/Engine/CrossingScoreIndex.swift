@@ -9,10 +9,11 @@
 /// of a 1 M-request Zipf trace (70 000), 1 076 / 751 with a 6-minute half-life at the gate, 5 672 / 5 016 on one-time
 /// objects of one size. The heap's work per operation, nodes rebuilt and weighed, told them apart: 1.7–2.9 where the heap
 /// was faster, 5 where they were even, 11.7–41 where it was slower. So when one of the heap's windows did more than
-/// `tournamentWorkRatio` nodes of work per operation (and more than `tournamentWorkFloor` in all), its members move to a
-/// tournament, in the order they came, and stay there: then 686 against 632 on the Zipf trace, 783 and 684 against 751
-/// and 636 with half-lives of 6 minutes and an hour at the gate (the windows before the move, and the call through this
-/// index), 5 274 against 5 016 on the one-time objects; the heap's cases as before (515 at the gate, 1 000 at 15.1 MB).
+/// `CrossingScoreHeap.maximumWorkPerOperation` nodes of work per operation (`stoppedPaying`), its members move to a
+/// tournament, in the order they came, and stay there: then 671 against 632 on the Zipf trace (1 147 against 1 184 at 1 %
+/// of it), 783 and 684 against 751 and 636 with half-lives of 6 minutes and an hour at the gate (the windows before the
+/// move, and the call through this index), 5 274 against 5 016 on the one-time objects; the heap's cases as before (513
+/// at the gate, 1 000 at 15.1 MB).
 ///
 /// Invariant: exactly one of the two holds the members (`inTournament` says which; the other is empty).
 @usableFromInline
@@ -21,11 +22,6 @@ struct CrossingScoreIndex {
     /// Empty (a few small arrays) until the move; not an optional, whose test at every call would be an outlined call.
     @usableFromInline var tournament = KineticTournament(youngCapacity: 0)
     @usableFromInline var inTournament = false
-
-    /// Nodes of heap work per operation past which the tournament takes over (see the type's comment).
-    @usableFromInline static var tournamentWorkRatio: Int { 5 }
-    /// Heap work in a window below which the heap stays whatever the ratio (a small heap's windows cost little).
-    @usableFromInline static var tournamentWorkFloor: Int { 1024 }
 
     @inlinable init() {}
 
@@ -55,7 +51,7 @@ struct CrossingScoreIndex {
     @inlinable mutating func first(at time: Int) -> Int32? {
         if inTournament { return tournamentFirst(at: time) }
         let first = heap.first(at: time)
-        if heapStoppedPaying { moveToTournament() }
+        if heap.stoppedPaying { moveToTournament() }
         return first
     }
 
@@ -66,7 +62,7 @@ struct CrossingScoreIndex {
             return
         }
         heap.set(id, score: score, sequence: sequence, at: time)
-        if heapStoppedPaying { moveToTournament() }
+        if heap.stoppedPaying { moveToTournament() }
     }
 
     /// Takes `id` (a member) out, at `time`.
@@ -87,18 +83,21 @@ struct CrossingScoreIndex {
     /// Every member's id (debug checks).
     @usableFromInline func memberIDs() -> [Int32] { inTournament ? tournament.members() : heap.memberIDs() }
 
-    /// Whether the heap's last full window cost more than the tournament would (`CrossingScoreHeap.windowWork`, set as
-    /// each window begins).
-    @inlinable var heapStoppedPaying: Bool {
-        heap.windowWork > max(Self.tournamentWorkFloor, Self.tournamentWorkRatio &* heap.windowOperations)
-    }
-
-    /// Moves every member to the tournament, in the order of their sequences (the heap's time is the tournament's).
+    /// Moves every member to the tournament, in the order of their sequences (the last become its young members; the
+    /// heap's time is the tournament's). Once a replay at most: sorts (sequence, slot) pairs, not the entries.
     @usableFromInline mutating func moveToTournament() {
         var moved = KineticTournament()
         moved.grow(to: heap.slotOf.count)
-        let entries = heap.memberIDs().map { heap.members[Int(heap.slotOf[Int($0)])].entry }.sorted { $0.sequence < $1.sequence }
-        for e in entries { moved.insert(e.id, score: e.score, sequence: e.sequence, at: heap.now) }
+        var order: [(sequence: UInt64, slot: Int32)] = []
+        order.reserveCapacity(heap.count)
+        for k in heap.nodes.indices where !(heap.rootVacated && k == 0) {
+            order.append((heap.members[Int(heap.nodes[k].id)].entry.sequence, heap.nodes[k].id))
+        }
+        order.sort { ($0.sequence, $0.slot) < ($1.sequence, $1.slot) }
+        for o in order {
+            let e = heap.members[Int(o.slot)].entry
+            moved.insert(e.id, score: e.score, sequence: e.sequence, at: heap.now)
+        }
         tournament = moved
         inTournament = true
         heap = CrossingScoreHeap()
