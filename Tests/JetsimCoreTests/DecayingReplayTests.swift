@@ -120,8 +120,30 @@ import Testing
             most = max(most, lfu.counts?.nodes.count ?? 0)
         }
         #expect(lfu.counters.evictions > 100 && cost.counters.evictions > 100)
-        #expect(most > 1 && lfu.scored == nil && lfu.fixed == nil)
-        #expect(cost.counts == nil && cost.scored != nil)
+        #expect(most > 1 && !lfu.scoring && lfu.fixed == nil)
+        #expect(cost.counts == nil && cost.scoring)
+    }
+
+    /// `cost` with thousands of candidates and a half-life of minutes, where the heap of floors stops paying (each short
+    /// window's rebuild visits them all): its index moves to the kinetic tournament mid-replay, and the misses and the
+    /// cached objects stay the scan's before and after the move.
+    @Test func costsIndexMovesToTheTournamentMidReplayAndTheVictimsStayTheScans() {
+        let capacity = 45_000_000
+        let reqs = CacheEquivalenceTests.requests(count: 20_000, objects: 12_000, seed: 29, capacity: capacity)
+        let times = Self.times(.tenPerSecond, count: reqs.count, halfLifeMicros: 0, seed: 0)
+        var fast = CacheReplay(capacityBytes: capacity, policy: CostPolicy(halfLifeHours: 0.1))
+        var slow = CacheReplay(capacityBytes: capacity, policy: LegacyCostPolicy(alpha: 1, halfLifeHours: 0.1))
+        var movedAt = -1
+        for (k, r) in reqs.enumerated() {
+            fast.request(Int32(r.object), size: r.size, time: times[k])
+            slow.request(Int32(r.object), size: r.size, time: times[k])
+            let same = fast.counters == slow.counters && (k % 64 != 0 || fast.objects.map(\.resident) == slow.objects.map(\.resident))
+            #expect(same, "request \(k)")
+            if !same { return }
+            if movedAt < 0 && fast.scored.inTournament { movedAt = k }
+        }
+        #expect(movedAt > 0 && fast.counters.evictions > 1000, "moved at request \(movedAt), \(fast.counters.evictions) evictions")
+        #expect(fast.objects.map(\.resident) == slow.objects.map(\.resident))
     }
 
     /// Scores of all three kinds at once (constant, plain decaying counts, counts with an offset), objects moving
@@ -135,7 +157,7 @@ import Testing
                 let times = Self.times(clock, count: reqs.count, halfLifeMicros: ThreeKindsPolicy.halfLifeMicros, seed: UInt64(seed))
                 var fast = CacheReplay(capacityBytes: capacity, policy: ThreeKindsPolicy())
                 for (k, r) in reqs.enumerated() { fast.request(Int32(r.object), size: r.size, time: times[k]) }
-                #expect(fast.counts != nil && fast.scored != nil && fast.fixed != nil, "every index in use")
+                #expect(fast.counts != nil && fast.scoring && fast.fixed != nil, "every index in use")
                 sameVictims(ThreeKindsPolicy(), ScanOnly(ThreeKindsPolicy()), reqs, times: times, capacity: capacity,
                             "three kinds, \(clock), seed \(seed), \(capacity) B\(equalSizes ? " equal sizes" : "")")
             }

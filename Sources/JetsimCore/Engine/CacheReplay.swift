@@ -72,12 +72,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var objects = UncheckedArray<CachedObject>(capacity: 0)
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
-    /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; nil until the first
-    /// such candidate, so that other replays allocate nothing for it).
-    @usableFromInline var scored: CrossingScoreIndex?
-    /// `scored != nil`, kept beside it: a test of that optional is a call (an outlined value witness: its nil is one of
-    /// 4 096 values of the first word), which the paths of every request and eviction make first (the other indexes'
-    /// optionals are tested inline).
+    /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; empty, five small
+    /// arrays, until the first such candidate: ten allocations a replay). Not an optional as the other indexes are: a
+    /// test of its tag was a call (an outlined value witness: its nil is one of 4 096 values of the first word), which
+    /// `cost`'s paths made several times a request (35 instructions a request at 15.1 MB of the binary's first million
+    /// requests, 18 at the gate).
+    @usableFromInline var scored = CrossingScoreIndex()
+    /// Whether `scored` has had a candidate: its calls are skipped before (and its storage not grown).
     @usableFromInline var scoring = false
     /// The same for candidates whose score is constant (`DecayingScore.isConstant`: all of `largest`'s), whose index
     /// needs no certificates.
@@ -144,16 +145,15 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
         makeIndexesUnique()
         let d = Self.prefetchDistance
-        // Three loops, so that each replay tests a request only the indexes it may use (an index made during the batch
-        // has its entries prefetched from the next batch on): a test of the crossing scores' index's optional is a call (an
-        // outlined value witness, its tag), once a request for both of its hints, which `lfu`'s and `largest`'s replays
-        // would pay for nothing.
+        // Three loops, so that each replay asks a request's hints only of the indexes it may use (an index made during
+        // the batch has its entries prefetched from the next batch on): `lfu`'s and `largest`'s replays would pay for the
+        // crossing scores' hints for nothing.
         if scoring {
             for k in 0..<objects.count {
                 let soon: Int32 = k + d < objects.count ? objects[k + d] : -1
                 let later: Int32 = k + 2 * d < objects.count ? objects[k + 2 * d] : -1
                 if soon >= 0 { prefetch(soon, entry: true) }
-                scored?.prefetch(entryOf: soon, slotOf: later)
+                scored.prefetch(entryOf: soon, slotOf: later)
                 if later >= 0 { fixed?.prefetchSlot(of: later) }
                 uniqueRequest(objects[k], size: sizes[k], time: times[k])
             }
@@ -193,10 +193,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     /// A copied replay stays a snapshot: the indexes and the policy's state are written in place, so each copies storage it shares.
     @inlinable mutating func makeIndexesUnique() {
-        assert(scoring == (scored != nil), "CacheReplay: scoring and scored disagree")
         objects.makeUnique()
         ranked.makeUnique()
-        scored?.makeUnique()
+        scored.makeUnique()
         fixed?.makeUnique()
         counts?.makeUnique()
         _policy.makeStateUnique()
@@ -265,7 +264,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable mutating func grow(to n: Int) {
         objects.extend(to: n, with: CachedObject())
         if keyed { ranked.grow(to: n) } else if decaying {
-            scored?.grow(to: n)
+            if scoring { scored.grow(to: n) }
             fixed?.grow(to: n)
             counts?.grow(to: n)
         } else { resident.grow(to: n) }
@@ -286,8 +285,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
             let sequence = objects[o].lastUseSequence
             if score.isConstant {
-                if scoring && scored?.contains(object) == true {
-                    scored?.remove(object, at: time)
+                if scoring && scored.contains(object) {
+                    scored.remove(object, at: time)
                     objects[o].staleScore = false
                 }
                 if counts?.contains(object) == true {
@@ -333,8 +332,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// `accepts` it, the index of crossing scores otherwise; out of the other one if it was there.
     @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
-            if scoring && scored?.contains(object) == true {
-                scored?.remove(object, at: time)
+            if scoring && scored.contains(object) {
+                scored.remove(object, at: time)
                 indexMoves &+= 1
             }
             if counts == nil {
@@ -348,11 +347,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 indexMoves &+= 1
             }
             if !scoring {
-                scored = CrossingScoreIndex()
                 scoring = true
-                scored?.grow(to: objects.count)
+                scored.grow(to: objects.count)
             }
-            scored?.set(object, score: score, sequence: sequence, at: time)
+            scored.set(object, score: score, sequence: sequence, at: time)
         }
     }
 
@@ -373,7 +371,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 } else if counts?.contains(first) == true {
                     counts?.remove(first)
                 } else {
-                    scored?.remove(first, at: time)
+                    scored.remove(first, at: time)
                 }
                 objects[victim].staleScore = false
             } else if byIndex {
@@ -420,10 +418,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         var moves = indexMoves
         repeat {
             moves = indexMoves
-            decaying = scoring ? scored?.first(at: time) : nil
+            decaying = scoring ? scored.first(at: time) : nil
             while let top = decaying, objects[Int(top)].staleScore {
                 rescore(top, at: time)
-                decaying = scored?.first(at: time)
+                decaying = scored.first(at: time)
             }
             counted = firstCounted(at: time)
             constant = fixed?.first()
@@ -441,7 +439,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         }
         var best = constant, bestValue = 0.0, bestSequence: UInt64 = 0
         if constant != nil, let key = fixed?.firstKey() { (bestValue, bestSequence) = (key.score, key.sequence) }
-        if let id = decaying, let stored = scored?.storedScore(of: id) {
+        if let id = decaying, let stored = scored.storedScore(of: id) {
             Self.weigh(id, stored, at: time, against: &best, &bestValue, &bestSequence)
         }
         if let id = counted, let stored = counts?.storedScore(of: id) {
@@ -489,7 +487,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// for a score that falls, the hit re-scores at once.
     /// (Mutating: it moves `staleHorizon`, and the generic replay is not copied to call it.)
     @inlinable mutating func keepsStoredScore(_ object: Int32, score new: DecayingScore, sequence: UInt64, at time: Int) -> Bool {
-        var stored = scoring ? scored?.storedScore(of: object) : nil
+        var stored = scoring ? scored.storedScore(of: object) : nil
         if stored == nil {
             stored = counts?.storedScore(of: object)
             // A new score the heap would not take moves to the crossing scores' index: rescored now.
@@ -566,7 +564,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Debug builds: the indexes' victim is the one the policy's scan picks among the same candidates.
     @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
         #if DEBUG
-        let members = (scored?.memberIDs() ?? []) + (fixed?.memberIDs() ?? []) + (counts?.memberIDs() ?? [])
+        let members = (scoring ? scored.memberIDs() : []) + (fixed?.memberIDs() ?? []) + (counts?.memberIDs() ?? [])
         var policy = _policy
         let candidates = members.map { candidate(Int($0)) }
         let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)

@@ -19,7 +19,7 @@ import Darwin
 /// Against the kinetic tournament (`KineticTournament`, which decides each pair's order again when its certificate
 /// expires): a miss that evicts the first candidate and inserts the missed object walks a heap twice, instead of replaying
 /// two paths of duels, each with a certificate. `cost`'s replay at 15.1 MB of the first million requests of the 10 M-request
-/// binary (about 100 candidates) took 1 000 instructions a request against 1 896, 972 against 1 066 at 1 %, and 515
+/// binary (about 100 candidates) took 935 instructions a request against 1 896, 936 against 1 066 at 1 %, and 495
 /// against 562 at the CI gate's 10 % (about 10 000). But the rebuilds cost O(n) a window and the floors' slack admits more
 /// nodes the denser the scores lie near the first, so with many candidates, short half-lives or scores in a dense band the
 /// tournament does better (`CrossingScoreIndex` moves to it then).

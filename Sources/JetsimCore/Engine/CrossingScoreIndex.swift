@@ -10,41 +10,41 @@
 /// objects of one size. The heap's work per operation, nodes rebuilt and weighed, told them apart: 1.7–2.9 where the heap
 /// was faster, 5 where they were even, 11.7–41 where it was slower. So when one of the heap's windows did more than
 /// `CrossingScoreHeap.maximumWorkPerOperation` nodes of work per operation (`stoppedPaying`), its members move to a
-/// tournament, in the order they came, and stay there: then 671 against 632 on the Zipf trace (1 147 against 1 184 at 1 %
-/// of it), 783 and 684 against 751 and 636 with half-lives of 6 minutes and an hour at the gate (the windows before the
-/// move, and the call through this index), 5 274 against 5 016 on the one-time objects; the heap's cases as before (513
-/// at the gate, 1 000 at 15.1 MB).
+/// tournament, in the order they came, and stay there: then 674 against 632 on the Zipf trace (1 142 against 1 184 at 1 %
+/// of it), 782 and 673 against 751 and 636 with half-lives of 6 minutes and an hour at the gate (the windows before the
+/// move), 5 231 against 5 016 on the one-time objects; the heap's cases 495 at the gate, 935 at 15.1 MB (alpha 2: 625
+/// against 698; alpha 0, even: 922 against 885).
 ///
 /// Invariant: exactly one of the two holds the members (`inTournament` says which; the other is empty).
 @usableFromInline
 struct CrossingScoreIndex {
     @usableFromInline var heap = CrossingScoreHeap()
-    /// Empty (a few small arrays) until the move; not an optional, whose test at every call would be an outlined call.
-    @usableFromInline var tournament = KineticTournament(youngCapacity: 0)
+    /// nil until the move (an optional, whose test is an outlined call, but only where the tournament is used).
+    @usableFromInline var tournament: KineticTournament?
     @usableFromInline var inTournament = false
 
     @inlinable init() {}
 
-    @inlinable var count: Int { inTournament ? tournament.count : heap.count }
+    @inlinable var count: Int { inTournament ? tournament!.count : heap.count }
 
     @inlinable mutating func grow(to n: Int) {
-        if inTournament { tournament.grow(to: n) } else { heap.grow(to: n) }
+        if inTournament { tournament!.grow(to: n) } else { heap.grow(to: n) }
     }
 
     @inlinable @inline(__always) mutating func makeUnique() {
-        if inTournament { tournament.makeUnique() } else { heap.makeUnique() }
+        if inTournament { tournament!.makeUnique() } else { heap.makeUnique() }
     }
 
-    @inlinable mutating func contains(_ id: Int32) -> Bool { inTournament ? tournament.contains(id) : heap.contains(id) }
+    @inlinable mutating func contains(_ id: Int32) -> Bool { inTournament ? tournament!.contains(id) : heap.contains(id) }
 
     /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member.
     @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
-        inTournament ? tournament.storedScore(of: id) : heap.storedScore(of: id)
+        inTournament ? tournament!.storedScore(of: id) : heap.storedScore(of: id)
     }
 
     /// Hints only: starts loading what `storedScore(of: now)` reads, and `later`'s slot.
     @inlinable @inline(__always) mutating func prefetch(entryOf now: Int32, slotOf later: Int32) {
-        if inTournament { tournament.prefetch(entryOf: now, slotOf: later) } else { heap.prefetch(entryOf: now, slotOf: later) }
+        if inTournament { tournament!.prefetch(entryOf: now, slotOf: later) } else { heap.prefetch(entryOf: now, slotOf: later) }
     }
 
     /// The candidate that dies first at `time`, or nil when there is none.
@@ -71,17 +71,17 @@ struct CrossingScoreIndex {
     }
 
     // The tournament's calls out of line, so that the heap's paths stay small where they are inlined.
-    @usableFromInline @inline(never) mutating func tournamentFirst(at time: Int) -> Int32? { tournament.first(at: time) }
+    @usableFromInline @inline(never) mutating func tournamentFirst(at time: Int) -> Int32? { tournament!.first(at: time) }
 
     @usableFromInline @inline(never)
     mutating func tournamentSet(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
-        tournament.set(id, score: score, sequence: sequence, at: time)
+        tournament!.set(id, score: score, sequence: sequence, at: time)
     }
 
-    @usableFromInline @inline(never) mutating func tournamentRemove(_ id: Int32, at time: Int) { tournament.remove(id, at: time) }
+    @usableFromInline @inline(never) mutating func tournamentRemove(_ id: Int32, at time: Int) { tournament!.remove(id, at: time) }
 
     /// Every member's id (debug checks).
-    @usableFromInline func memberIDs() -> [Int32] { inTournament ? tournament.members() : heap.memberIDs() }
+    @usableFromInline func memberIDs() -> [Int32] { inTournament ? tournament!.members() : heap.memberIDs() }
 
     /// Moves every member to the tournament, in the order of their sequences (the last become its young members; the
     /// heap's time is the tournament's). Once a replay at most: sorts (sequence, slot) pairs, not the entries.
