@@ -19,7 +19,7 @@ import Darwin
 /// Against the kinetic tournament (`KineticTournament`, which decides each pair's order again when its certificate
 /// expires): a miss that evicts the first candidate and inserts the missed object walks a heap twice, instead of replaying
 /// two paths of duels, each with a certificate. `cost`'s replay at 15.1 MB of the first million requests of the 10 M-request
-/// binary (about 100 candidates) took 935 instructions a request against 1 896, 936 against 1 066 at 1 %, and 495
+/// binary (about 100 candidates) took 936 instructions a request against 1 896, 932 against 1 066 at 1 %, and 485
 /// against 562 at the CI gate's 10 % (about 10 000). But the rebuilds cost O(n) a window and the floors' slack admits more
 /// nodes the denser the scores lie near the first, so with many candidates, short half-lives or scores in a dense band the
 /// tournament does better (`CrossingScoreIndex` moves to it then).
@@ -125,8 +125,20 @@ struct CrossingScoreHeap {
 
     @inlinable init() {}
 
-    /// Makes room for candidate ids below `n`.
-    @inlinable mutating func grow(to n: Int) { slotOf.extend(to: n, with: -1) }
+    /// Makes room for candidate ids below `n`, and while the heap is empty for as many members and nodes, up to
+    /// `reservedMembers`: the doublings of a growing heap copied its members (112 bytes each) over again, 9 instructions a
+    /// request at the CI gate, and room never written costs no memory (the system maps pages as they are written).
+    @inlinable mutating func grow(to n: Int) {
+        slotOf.extend(to: n, with: -1)
+        if count == 0 {
+            let room = min(n, Self.reservedMembers)
+            members.reserve(room)
+            nodes.reserve(room)
+        }
+    }
+
+    /// The most members `grow(to:)` makes room for at once (7 MB of members).
+    @usableFromInline static var reservedMembers: Int { 1 << 16 }
 
     /// Copies shared storage: called at every public mutating entry of the driver that owns the heap.
     @inlinable @inline(__always)
@@ -227,19 +239,10 @@ struct CrossingScoreHeap {
         return e.score.value(at: now)
     }
 
-    /// Whether `a` dies before `b` at `now`, by the scan's comparison: from their models when precise and far apart.
+    /// Whether `a` dies before `b` at `now`, by the scan's comparison: from their models when precise and far apart
+    /// (the tournament's duel, `KineticTournament.precedes`).
     @inlinable @inline(__always) func precedes(_ a: KineticTournament.Entry, _ b: KineticTournament.Entry) -> Bool {
-        if now < a.modelUntil && now < b.modelUntil {
-            let sa = a.intercept + a.slope * decay, sb = b.intercept + b.slope * decay
-            if KineticTournament.modelDecides(sa, sb) { return sa < sb }
-        }
-        let fa = double(a), fb = double(b)
-        return fa < fb || (fa == fb && a.sequence < b.sequence)
-    }
-
-    /// The policy's double for `e` at `now` (its constant once it has one).
-    @inlinable @inline(__always) func double(_ e: KineticTournament.Entry) -> Double {
-        now >= e.constantFrom ? e.constantValue : e.score.value(at: now)
+        KineticTournament.precedes(a, b, now: now, decay: decay)
     }
 
     // MARK: Changes

@@ -253,22 +253,29 @@ struct KineticTournament {
     /// Whether `a` dies before `b` at `now`, by the scan's comparison: from their models when precise and far apart.
     /// (Always inlined, as `duel(_:_:)`: called from a mutating method, a non-inlined one would receive a copy of the
     /// whole tournament.)
-    @inlinable @inline(__always) func precedes(_ a: Entry, _ b: Entry) -> Bool {
+    @inlinable @inline(__always) func precedes(_ a: Entry, _ b: Entry) -> Bool { Self.precedes(a, b, now: now, decay: decay) }
+
+    /// `precedes(_:_:)` at `now`, where the model's decay is `decay` (`CrossingScoreHeap` compares its members so too).
+    @inlinable @inline(__always) static func precedes(_ a: Entry, _ b: Entry, now: Int, decay: Double) -> Bool {
         if now < a.modelUntil && now < b.modelUntil {
             let sa = a.intercept + a.slope * decay, sb = b.intercept + b.slope * decay
-            if Self.modelDecides(sa, sb) { return sa < sb }
+            if modelDecides(sa, sb) { return sa < sb }
         }
-        return diesFirst(a, b)
+        return diesFirst(a, b, now: now)
     }
 
     /// Whether `a` dies before `b` at `now` by the scan's own comparison: the smaller double, then the smaller sequence.
-    @inlinable @inline(__always) func diesFirst(_ a: Entry, _ b: Entry) -> Bool {
-        let fa = double(a), fb = double(b)
+    @inlinable @inline(__always) func diesFirst(_ a: Entry, _ b: Entry) -> Bool { Self.diesFirst(a, b, now: now) }
+
+    @inlinable @inline(__always) static func diesFirst(_ a: Entry, _ b: Entry, now: Int) -> Bool {
+        let fa = double(a, now: now), fb = double(b, now: now)
         return fa < fb || (fa == fb && a.sequence < b.sequence)
     }
 
     /// The policy's double for entry `e` at `now` (its constant once it has one).
-    @inlinable @inline(__always) func double(_ e: Entry) -> Double {
+    @inlinable @inline(__always) func double(_ e: Entry) -> Double { Self.double(e, now: now) }
+
+    @inlinable @inline(__always) static func double(_ e: Entry, now: Int) -> Double {
         now >= e.constantFrom ? e.constantValue : e.score.value(at: now)
     }
 
