@@ -153,7 +153,7 @@ struct CrossingScoreHeap {
     @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] != -1 }
 
     /// Member `id`'s score and tie-break as stored, or nil when `id` is not a member. (Mutating, so that a call through
-    /// the replay's optional reads the heap in place instead of copying it.)
+    /// the index reads the heap in place instead of copying it.)
     @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
         let slot = Int(slotOf[Int(id)])
         guard slot >= 0 else { return nil }
@@ -162,7 +162,7 @@ struct CrossingScoreHeap {
     }
 
     /// Starts loading `id`'s slot, then (a second call, some requests later) its member: what `storedScore(of:)` reads.
-    /// Hints only. (Mutating, so that calling them through an optional does not copy the heap.)
+    /// Hints only. (Mutating, so that calling them through the index does not copy the heap.)
     @inlinable mutating func prefetch(entryOf now: Int32, slotOf later: Int32) {
         if now >= 0 && Int(now) < slotOf.count {
             let slot = Int(slotOf[Int(now)])
@@ -191,13 +191,13 @@ struct CrossingScoreHeap {
             && (n < 5 || nodes[4].key > bound) {
             return root.id
         }
-        return weigh(from: root, bound: bound)
+        return weigh(bound: bound)
     }
 
     /// `first(at:)` when the root's children may hold a better member: the scan's comparison over every node whose floor
     /// is at most the best's upper bound so far (listed from the root down, each floor checked again against the bound as
     /// it falls). Reads a weighed member's model in place, and its whole entry only when the models cannot decide.
-    @usableFromInline mutating func weigh(from root: KineticTournament.Entry, bound rootBound: Double) -> Int32 {
+    @usableFromInline mutating func weigh(bound rootBound: Double) -> Int32 {
         var best = Int(nodes[0].id), bound = rootBound
         var bestModel = members[best].entry.modelUntil > now ? members[best].entry.intercept + members[best].entry.slope * decay : -1
         pending.removeAll()
