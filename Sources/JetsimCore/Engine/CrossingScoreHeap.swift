@@ -118,10 +118,6 @@ struct CrossingScoreHeap {
     /// The last full window did more than `maximumWorkPerOperation` nodes of work per operation, and more than
     /// `minimumWorkJudged` in all: the kinetic tournament would have cost less (`CrossingScoreIndex` moves to it).
     @usableFromInline var stoppedPaying = false
-    #if DEBUG
-    /// New windows begun, for the tests.
-    @usableFromInline var rebuilds = 0
-    #endif
 
     @inlinable init() {}
 
@@ -339,9 +335,6 @@ struct CrossingScoreHeap {
         let work = n &+ weighed   // this window's rebuild and the last one's weighings
         stoppedPaying = work > max(Self.minimumWorkJudged, Self.maximumWorkPerOperation &* operations)
         (weighed, operations) = (0, 0)
-        #if DEBUG
-        rebuilds += 1
-        #endif
         if now < base || Double(now - base) + span > Self.rebaseHalfLives * halfLife || count == 0 {
             base = now
             previousTime = Int.min
