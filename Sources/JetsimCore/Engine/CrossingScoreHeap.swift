@@ -63,6 +63,8 @@ struct CrossingScoreHeap {
 
         @inlinable @inline(__always)
         func precedes(_ other: Node, _ members: UncheckedArray<Member>) -> Bool { key < other.key }
+
+        @inlinable static var keyIsWholeOrder: Bool { true }
     }
 
     /// A member: its score's model and ranges, its score and tie-break (`KineticTournament.Entry`), and its node's position.

@@ -32,6 +32,9 @@ struct FixedScoreHeap {
             self.id = id
         }
 
+        /// The order's first part (`FourAryHeapNode.key`).
+        @inlinable var key: Double { score }
+
         /// The smaller score, then the smaller sequence (the members hold nothing of the order).
         @inlinable @inline(__always) func precedes(_ other: Key, _ members: UncheckedArray<Member>) -> Bool {
             score < other.score || (score == other.score && sequence < other.sequence)

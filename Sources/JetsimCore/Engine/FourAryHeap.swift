@@ -9,8 +9,16 @@ protocol FourAryHeapMember: BitwiseCopyable {
 protocol FourAryHeapNode: BitwiseCopyable {
     associatedtype Member: FourAryHeapMember
     var id: Int32 { get }
+    /// The order's first part: when two nodes' keys differ (NaN included), `precedes` is `key < other.key`.
+    var key: Double { get }
     /// Whether `self` comes before `other` (a tie-break may be read from the members).
     func precedes(_ other: Self, _ members: UncheckedArray<Member>) -> Bool
+    /// `precedes` is `key < other.key` for every two nodes: no tie-break (`CrossingScoreHeap`'s floors).
+    static var keyIsWholeOrder: Bool { get }
+}
+
+extension FourAryHeapNode {
+    @inlinable static var keyIsWholeOrder: Bool { false }
 }
 
 /// The walks of the cache replay's index heaps (`DecayingCountHeap`'s two, `FixedScoreHeap`'s), written once: four-ary
@@ -125,10 +133,17 @@ enum FourAryHeap {
             guard first < n else { break }
             var child = first, best = heap[first]
             if first &+ 3 < n {   // a full family (n is a count: no overflow)
-                // Two pairs, then their winners (three comparisons, the pairs independent of each other).
-                let a = heap[first &+ 1].precedes(best, members) ? first &+ 1 : first
-                let b = heap[first &+ 3].precedes(heap[first &+ 2], members) ? first &+ 3 : first &+ 2
-                child = heap[b].precedes(heap[a], members) ? b : a
+                // Two pairs, then their winners (three comparisons, the pairs independent of each other), by keys alone
+                // but where two are equal: selections without branches, where a tie-break's branch on data that is half
+                // the time one way and half the other cost `lfu` a mispredicted branch per comparison.
+                let k0 = heap[first].key, k1 = heap[first &+ 1].key, k2 = heap[first &+ 2].key, k3 = heap[first &+ 3].key
+                var a = k1 < k0 ? first &+ 1 : first
+                if !N.keyIsWholeOrder && k1 == k0 && heap[first &+ 1].precedes(heap[first], members) { a = first &+ 1 }
+                var b = k3 < k2 ? first &+ 3 : first &+ 2
+                if !N.keyIsWholeOrder && k3 == k2 && heap[first &+ 3].precedes(heap[first &+ 2], members) { b = first &+ 3 }
+                let ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2   // (equal when tied: either is the key)
+                child = kb < ka ? b : a
+                if !N.keyIsWholeOrder && kb == ka && heap[b].precedes(heap[a], members) { child = b }
                 best = heap[child]
             } else {
                 for c in (first + 1)..<n where heap[c].precedes(best, members) { (child, best) = (c, heap[c]) }
