@@ -42,9 +42,9 @@ struct CrossingScoreIndex {
         inTournament ? tournament!.storedScore(of: id) : heap.storedScore(of: id)
     }
 
-    /// Hints only: starts loading what `storedScore(of: now)` reads, and `later`'s slot.
+    /// Hints only: starts loading `later`'s slot, and in the tournament what `storedScore(of: now)` reads.
     @inlinable @inline(__always) mutating func prefetch(entryOf now: Int32, slotOf later: Int32) {
-        if inTournament { tournament!.prefetch(entryOf: now, slotOf: later) } else { heap.prefetch(entryOf: now, slotOf: later) }
+        if inTournament { tournament!.prefetch(entryOf: now, slotOf: later) } else { heap.prefetchSlot(of: later) }
     }
 
     /// The candidate that dies first at `time`, or nil when there is none.
