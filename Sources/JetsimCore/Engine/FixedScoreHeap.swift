@@ -95,14 +95,10 @@ struct FixedScoreHeap {
         return p >= 0 ? p : nil
     }
 
-    /// Starts loading `id`'s member, then (a second call, some requests later, when the member is in cache) its node:
-    /// what `storedKey(of:)` reads, from two arrays indexed at random. Hints only. (Mutating, so that calling them
-    /// through the replay's optional does not copy the heap.)
+    /// Starts loading `id`'s member, what `storedKey(of:)` reads first (its node's position). A hint only; not the node
+    /// as well, which would wait on the member's line and a branch on it (`CacheReplay.prefetch`). (Mutating, so that
+    /// calling it through the replay's optional does not copy the heap.)
     @inlinable mutating func prefetchSlot(of id: Int32) { members.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
-
-    @inlinable mutating func prefetchNode(of id: Int32) {
-        if let p = node(of: id) { nodes.prefetch(p) }
-    }
 
     /// Gives `id` its score and tie-break, adding it if it is not a member.
     @inlinable mutating func set(_ id: Int32, score: Double, sequence: UInt64) {
