@@ -180,9 +180,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// heap of constant scores has its member's position asked for `prefetchDistance` requests before, and `requests` asks
     /// the index of crossing scores itself, when there is one): all are indexed by a random object id, so without the hint
     /// most requests wait for a cache miss there. A hint only; `requests` calls it `prefetchDistance` requests ahead.
-    /// No hint reads a line to find the next (a member's node or entry through its position or slot): such a hint waits on
-    /// its first load and a branch on it, and cost `largest` 6 % and `cost` 3–7 % of their wall time at 0.1 % of the 10
-    /// M-request binary, where their heaps are small and stay in cache, and nothing measurable at 10 %.
+    /// No hint of the heaps reads a line to find the next (a member's node or entry through its position or slot): such a
+    /// hint waits on its first load and a branch on it, and cost `largest` 6 % and `cost` 3–7 % of their wall time at
+    /// 0.1 % of the 10 M-request binary, where their heaps are small and stay in cache, and nothing measurable at 10 %.
+    /// (The kinetic tournament's hint of an entry through its slot does, and pays: its members are many, out of cache.)
     /// (Mutating so that the generic replay is not copied to call it.)
     @inlinable @inline(__always) mutating func prefetch(_ object: Int32, entry: Bool) {
         let o = Int(object)
