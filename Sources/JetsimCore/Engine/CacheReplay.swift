@@ -420,7 +420,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         }
         // The index of crossing scores alone (`cost`'s replays): its first is the victim once its score is current. A rescore
         // that makes another index leaves for the general case, which asks every index again. (The general case's
-        // bookkeeping cost `cost` 90 instructions an eviction at 0.1 % of the binary, where nearly every request evicts.)
+        // bookkeeping cost `cost` 23 instructions a request at 15.1 MB of the binary's first million requests, where most
+        // requests evict.)
         if fixed == nil && counts == nil {
             var decaying = scored.first(at: time)
             while let top = decaying, objects[Int(top)].staleScore {
