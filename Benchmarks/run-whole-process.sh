@@ -16,6 +16,9 @@
 #   ROUNDS=41 BATCHES=5 bash Benchmarks/run-whole-process.sh
 #   ORDER=random SEED=7 ROUNDS=100 BATCHES=1 bash Benchmarks/run-whole-process.sh
 #   JETSIM=/path/to/jetsim bash Benchmarks/run-whole-process.sh   # another build (default: a release build of this tree)
+#   CPUS=0 bash Benchmarks/run-whole-process.sh                   # every run pinned to these CPUs (taskset -c): on one core
+#                                                                 # the threads cannot overlap, so the times add up to what
+#                                                                 # each mode costs in CPU time, the kernel's writes included
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-21}
@@ -23,6 +26,11 @@ batches=${BATCHES:-3}
 order=${ORDER:-alternate}
 case $order in alternate | random) ;; *) echo "run-whole-process: ORDER is alternate or random, not $order" >&2; exit 64 ;; esac
 RANDOM=${SEED:-1}
+pin=()
+if [ -n "${CPUS:-}" ]; then
+    command -v taskset >/dev/null || { echo "run-whole-process: CPUS needs taskset (util-linux)" >&2; exit 64; }
+    pin=(taskset -c "$CPUS")
+fi
 if [ -z "${JETSIM:-}" ]; then
     swift build -c release --product jetsim >/dev/null
     JETSIM=.build/release/jetsim
@@ -44,7 +52,7 @@ run() {
     esac
     rm -rf "$out"
     start=${EPOCHREALTIME/./}
-    "$JETSIM" run --device iphone-x "${args[@]}" --out "$out" --quiet 2> "$work/run.err" || { cat "$work/run.err" >&2; exit 1; }
+    "${pin[@]}" "$JETSIM" run --device iphone-x "${args[@]}" --out "$out" --quiet 2> "$work/run.err" || { cat "$work/run.err" >&2; exit 1; }
     end=${EPOCHREALTIME/./}
     echo $((end - start))
 }
@@ -84,4 +92,4 @@ for batch in $(seq "$batches"); do
         "$(awk -v d="$d" -v h="$h" -v r="$ratio" -v dm="$d_min" -v hm="$h_min" 'BEGIN { printf "%+.1f %% (%+.1f %%; %+.1f %%)", (d / h - 1) * 100, (r - 1) * 100, (dm / hm - 1) * 100 }')" \
         "$(awk -v d="$d" -v h="$h" 'BEGIN { printf "%.1f / %.1f ms", d / 1e3, h / 1e3 }')"
 done
-echo "($rounds rounds a batch, $order order; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"
+echo "($rounds rounds a batch, $order order${CPUS:+, pinned to CPUs $CPUS}; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"

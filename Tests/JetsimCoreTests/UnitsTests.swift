@@ -116,6 +116,16 @@ import Testing
         }
     }
 
+    /// Times on both sides of the edges of `seconds`' inlined range (0 to just below 10^8 s, rounded), and of the signs'
+    /// rounding to zero: the same bytes as the general rendering.
+    @Test func timesAtTheInlinedRangesEdgesRenderAsTheGeneralRule() {
+        let top = 100_000_000 * Units.microsPerSecond
+        for n in [0, 1, 499, 500, 501, 999_499, 999_500, -1, -499, -500, -501, top - 501, top - 500, top - 499, top, top + 1,
+                  -top, 10 * top, Int.max, Int.min, Int.min + 1] {
+            #expect(Self.rendered { $0.seconds(n) } == Self.reference(n, over: Units.microsPerSecond, decimals: 3), "\(n) µs")
+        }
+    }
+
     /// Byte counts of whole 4 KiB pages, which `mebibytes` renders from a table of the 256 page fractions: every fraction,
     /// at whole parts of one to five digits, the same bytes as the general rendering (and so as `fixed`).
     @Test func pageMultiplesRenderAsTheGeneralRule() {

@@ -252,20 +252,29 @@ public struct RowWriter {
         .938.941.945.949.953.957.961.965.969.973.977.980.984.988.992.996
         """
 
-    /// A signed integer. (Below 10 000, a report's counts and bands, without `digits`' length table.)
-    @inlinable
+    /// A signed integer. (Below 10 000, a report's counts and bands, without `digits`' length table: inlined where it is
+    /// written, the rest out of line.)
+    @inlinable @inline(__always)
     public mutating func integer(_ v: Int) {
         if v >= 0 && v < 10_000 && capacity &- _count >= 4 {
             _count = Self.storeUpToFourDigits(UInt32(truncatingIfNeeded: v), at: base + _count) - base
             return
         }
+        anyInteger(v)
+    }
+
+    /// `integer` beyond its inlined case.
+    @usableFromInline @inline(never)
+    mutating func anyInteger(_ v: Int) {
         if v < 0 { byte(45) }
         digits(v.magnitude)
     }
 
     /// Bytes as MiB with three decimals: `fixed(bytes, over: Units.mebibyte, decimals: 3)`, every `_mb` column's
-    /// rendering, in shifts and divisions by constants (the general `fixed` divides by its run-time scale).
-    @inlinable
+    /// rendering, in shifts and divisions by constants (the general `fixed` divides by its run-time scale). The
+    /// page-granular case is inlined where it is written (a call of the whole cost a timeseries.csv row about 150
+    /// instructions of its 636, four columns of it), the rest out of line.
+    @inlinable @inline(__always)
     public mutating func mebibytes(_ bytes: Int) {
         // Whole 4 KiB pages below 10 000 MiB (a phone's every page-granular column): the whole MiB in up to four digits
         // and the page's fraction from a table, without the multiplication and the division by 1 000; the rounding
@@ -278,6 +287,12 @@ public struct RowWriter {
             _count = at + 4 - base
             return
         }
+        anyMebibytes(bytes)
+    }
+
+    /// `mebibytes` beyond its inlined case (byte counts that are not whole pages, or 10 000 MiB or more).
+    @usableFromInline @inline(never)
+    mutating func anyMebibytes(_ bytes: Int) {
         let n = bytes.magnitude
         guard n < 1 << 53 else { return fixed(bytes, over: Units.mebibyte, decimals: 3) }   // n × 1000 fits below 2^63
         let product = n &* 1000
@@ -285,43 +300,57 @@ public struct RowWriter {
     }
 
     /// Microseconds as seconds with three decimals: `fixed(micros, over: Units.microsPerSecond, decimals: 3)`, every
-    /// time column's rendering, with divisions by constants.
-    @inlinable
+    /// time column's rendering, with divisions by constants. Times from 0 to three years are inlined where they are
+    /// written (a call cost a timeseries.csv or kills.csv row about 40 instructions more), the rest out of line.
+    @inlinable @inline(__always)
     public mutating func seconds(_ micros: Int) {
-        thousandths((micros.magnitude &+ 500) / 1000, negative: micros < 0)   // magnitude ≤ 2^63: no overflow
+        let rounded = (micros.magnitude &+ 500) / 1000   // magnitude ≤ 2^63: no overflow
+        if micros >= 0 && rounded < 100_000_000_000 && capacity &- _count >= 12 {
+            let whole = UInt32(truncatingIfNeeded: rounded / 1000)
+            wholeThousandths(whole, fraction: UInt32(truncatingIfNeeded: rounded) &- whole &* 1000)
+        } else {
+            thousandths(rounded, negative: micros < 0)
+        }
     }
 
     /// `rounded` thousandths (a rounded magnitude), signed: `fixed`'s rendering of its rounded quotient with three
     /// decimals.
-    @inlinable @inline(__always)
+    @usableFromInline @inline(never)
     mutating func thousandths(_ rounded: UInt, negative: Bool) {
         if negative && rounded != 0 { byte(45) }
         let whole = rounded / 1000, fraction = UInt32(truncatingIfNeeded: rounded &- whole &* 1000)
-        var at: UnsafeMutablePointer<UInt8>
-        if whole < 100_000_000 && capacity &- _count >= 12 {
-            // Up to 8 digits (every MiB column of a phone, times below three years) in 32-bit arithmetic, without
-            // `digits`' length table: half the instructions of a report's commonest field.
-            at = base + _count
-            var low = UInt32(truncatingIfNeeded: whole)
-            if low >= 10_000 {
-                let high = low / 10_000
-                low &-= high &* 10_000
-                at = Self.storeUpToFourDigits(high, at: at)
-                Self.storePair(low / 100, at: at)
-                Self.storePair(low % 100, at: at + 2)
-                at += 4
-            } else {
-                at = Self.storeUpToFourDigits(low, at: at)
-            }
+        if whole < 100_000_000 && capacity &- _count >= 12 { return wholeThousandths(UInt32(truncatingIfNeeded: whole), fraction: fraction) }
+        digits(whole)
+        guard capacity &- _count >= 4 else { return assertionFailure("RowWriter: the row is wider than its buffer") }
+        Self.storeFraction(fraction, at: base + _count)
+        _count &+= 4
+    }
+
+    /// `whole` (below 10^8) and its three decimals `fraction` (below 1 000), where at least 12 bytes are left: in 32-bit
+    /// arithmetic, without `digits`' length table (half the instructions of a report's commonest field).
+    @inlinable @inline(__always)
+    mutating func wholeThousandths(_ whole: UInt32, fraction: UInt32) {
+        var at = base + _count, low = whole
+        if low >= 10_000 {
+            let high = low / 10_000
+            low &-= high &* 10_000
+            at = Self.storeUpToFourDigits(high, at: at)
+            Self.storePair(low / 100, at: at)
+            Self.storePair(low % 100, at: at + 2)
+            at += 4
         } else {
-            digits(whole)
-            guard capacity &- _count >= 4 else { return assertionFailure("RowWriter: the row is wider than its buffer") }
-            at = base + _count
+            at = Self.storeUpToFourDigits(low, at: at)
         }
+        Self.storeFraction(fraction, at: at)
+        _count = at + 4 - base
+    }
+
+    /// The point and three decimals of `fraction` (below 1 000) at `at`.
+    @inlinable @inline(__always)
+    static func storeFraction(_ fraction: UInt32, at: UnsafeMutablePointer<UInt8>) {
         at[0] = 46
         at[1] = 48 &+ UInt8(truncatingIfNeeded: fraction / 100)
-        Self.storePair(fraction % 100, at: at + 2)
-        _count = at + 4 - base
+        storePair(fraction % 100, at: at + 2)
     }
 
     /// `v` (below 10 000) in its 1 to 4 digits at `at`, unpadded; returns the end.
