@@ -6,7 +6,8 @@ import PackageDescription
 // plans of cells, the one driver that runs any subset of them, shards and their merge) → JetsimIO (files at the edges)
 // → JetsimWorkloads (synthetic users, trace statistics) → JetsimCore (model, engine, policies).
 // JetsimRealMemory (real-memory mode: jemalloc arenas behind the model) sits beside JetsimIO at the edge. CPrefetch, under
-// JetsimCore, is one C header: the cache-prefetch hint Swift lacks.
+// JetsimCore, is one C header: the cache-prefetch hint Swift lacks; CFileSpace, under JetsimIO, one C call: Linux's
+// `fallocate`, which Swift's Glibc module does not export.
 // Only JetsimIO touches the file system (JetsimRealMemory reads /proc to measure the process).
 // Nothing beyond the toolchain and zlib is needed to build: real-memory mode loads jemalloc at run time.
 let package = Package(
@@ -27,13 +28,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "CPrefetch"),
+        .target(name: "CFileSpace"),
         .target(name: "JetsimCore", dependencies: ["CPrefetch"]),
         .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "JetsimIO",
             dependencies: [
-                "JetsimCore", "JetsimWorkloads", "CZlib", "CPrefetch",
+                "JetsimCore", "JetsimWorkloads", "CZlib", "CPrefetch", "CFileSpace",
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedPolicyFiles"]   // Policies/*.yaml built into the binary (Sources/JetsimIO/PolicyFiles.swift)

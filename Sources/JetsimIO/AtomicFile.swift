@@ -3,12 +3,15 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CFileSpace
 import JetsimCore
 
 /// A file written under a temporary name in its final directory and renamed into place on `commit()`, so a
 /// reader never sees a partial report. Output is buffered: each `write` but the last is a whole number of
 /// `flushSize` blocks, so every write starts and ends on a page boundary of the file (the kernel then copies whole
-/// pages, with no partial page to zero first; a dense timeseries.csv is 59 MB). Uncommitted files are
+/// pages, with no partial page to zero first; a dense timeseries.csv is 59 MB), and a file that grows past its first
+/// block has its space reserved ahead of the writes, in doubling extents (`reserveAhead`), the rest given back at
+/// `commit()`. Uncommitted files are
 /// removed when the writer goes away, or by a signal (`TemporaryFiles`); the name `.NAME.PID.tmp` lets a later
 /// process remove it if this one dies.
 public final class AtomicFile {
@@ -23,6 +26,14 @@ public final class AtomicFile {
     private var committed = false
     /// 256 KiB: a quarter of the syscalls of 64 KiB, and still in the writing core's L2 cache.
     private static let flushSize = 1 << 18
+    /// Bytes written to the file, and reserved for it on its file system (`reserveAhead`; at least `written` once
+    /// reserving began); `reserving` false once a reservation failed (a file system without them, or full).
+    private var written = 0
+    private var reserved = 0
+    private var reserving = true
+    /// The first reservation, and the largest: each reserves as much as the file already has, from 1 MiB to 64 MiB.
+    private static let firstReservation = 1 << 20
+    private static let largestReservation = 1 << 26
 
     /// Whether `commit()` has put the file in place.
     public var isCommitted: Bool { committed }
@@ -113,6 +124,7 @@ public final class AtomicFile {
     /// to its start.
     private func flushWhole() throws(InputError) {
         let rest = used % Self.flushSize, whole = used - rest
+        reserveAhead(whole)
         try writeOut(whole)
         if rest > 0 { buffer.update(from: buffer + whole, count: rest) }
         used = rest
@@ -122,6 +134,21 @@ public final class AtomicFile {
     private func flush() throws(InputError) {
         try writeOut(used)
         used = 0
+    }
+
+    /// Reserves the file's space ahead of `count` more bytes, when they pass what is reserved: the kernel then writes
+    /// into space the file already has instead of reserving it page by page as it takes each one (57 MB in 256 KiB
+    /// writes on this VM's ext4: 12.2 ms of system time, 8.8 ms with the reservations and the final truncation). Only for
+    /// a file that has filled a block, so a small report costs no extra call; a failure stops reserving and changes
+    /// nothing else (the writes themselves report a full disk).
+    private func reserveAhead(_ count: Int) {
+        guard reserving, written + count > reserved else { return }
+        let extent = max(written + count - reserved, min(max(Self.firstReservation, reserved), Self.largestReservation))
+        if jetsim_reserve_file_space(fd, Int64(reserved), Int64(extent)) == 0 {
+            reserved += extent
+        } else {
+            reserving = false
+        }
     }
 
     /// Writes the buffer's first `count` bytes to the file.
@@ -135,11 +162,15 @@ public final class AtomicFile {
             }
             offset += n
         }
+        written += count
     }
 
-    /// Flushes, closes and renames the file into place.
+    /// Flushes, gives back the space reserved past the last byte, closes and renames the file into place.
     public func commit() throws(InputError) {
         try flush()
+        if reserved > written && ftruncate(fd, off_t(written)) != 0 {
+            throw InputError(file: path, message: "cannot set its size: \(String(cString: strerror(errno)))", exitCode: InputError.cannotCreate)
+        }
         close(fd)
         fd = -1
         guard rename(temporaryPath, path) == 0 else {

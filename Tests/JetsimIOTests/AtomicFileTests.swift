@@ -56,6 +56,32 @@ import Testing
         #expect(Array(written) == expected)
     }
 
+    /// A file that grows past several of its space reservations (1, 1, 2 and 4 MiB ahead) holds its bytes alone once
+    /// committed: the reserved space past the last byte is given back (no trailing zeros, no blocks beyond it).
+    @Test func aGrownFileGivesBackTheSpaceReservedPastItsEnd() throws {
+        let s = try Scratch()
+        let path = s.path + "/grown.csv"
+        let file = try AtomicFile(path: path)
+        var expected: [UInt8] = []
+        for k in 0..<90_001 {   // 5.3 MB of 59-byte rows, then one more byte
+            let letter = UInt8(97 + k % 26)
+            let width = k == 90_000 ? 0 : 58
+            try file.writeRow(capacity: width + 1) { w in
+                for _ in 0..<width { w.byte(letter) }
+                w.byte(10)
+            }
+            expected += [UInt8](repeating: letter, count: width) + [10]
+        }
+        try file.commit()
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.count == expected.count)
+        #expect(written.elementsEqual(expected), "the bytes differ")   // (not the arrays: 5.3 MB in a failure's message)
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(Int(status.st_size) == expected.count)
+        #expect(Int(status.st_blocks) * 512 < expected.count + 1 << 20, "\(status.st_blocks) blocks of 512 bytes for \(expected.count) bytes")
+    }
+
     /// Runs of rows (`writeRows`, an idle stretch's samples), between single rows, short and long runs, narrow and
     /// wider than two blocks: every row whole and in order, across the block boundaries.
     @Test func runsOfRowsComeOutWholeAndInOrder() throws {
