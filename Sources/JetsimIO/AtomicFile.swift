@@ -11,9 +11,8 @@ import JetsimCore
 /// `flushSize` blocks, so every write starts and ends on a page boundary of the file (the kernel then copies whole
 /// pages, with no partial page to zero first; a dense timeseries.csv is 59 MB), and a file that grows past its first
 /// block has its space reserved ahead of the writes, in doubling extents (`reserveAhead`), the rest given back at
-/// `commit()`. Uncommitted files are
-/// removed when the writer goes away, or by a signal (`TemporaryFiles`); the name `.NAME.PID.tmp` lets a later
-/// process remove it if this one dies.
+/// `commit()`. Uncommitted files are removed when the writer goes away, or by a signal (`TemporaryFiles`); the name
+/// `.NAME.PID.tmp` lets a later process remove it if this one dies.
 public final class AtomicFile {
     public let path: String
     private let temporaryPath: String
@@ -138,7 +137,7 @@ public final class AtomicFile {
 
     /// Reserves the file's space ahead of `count` more bytes, when they pass what is reserved: the kernel then writes
     /// into space the file already has instead of reserving it page by page as it takes each one (57 MB in 256 KiB
-    /// writes on this VM's ext4: 12.2 ms of system time, 8.8 ms with the reservations and the final truncation). Only for
+    /// writes on this VM's ext4 took 12.2 ms, and 8.8 ms with the reservations and the final truncation). Only for
     /// a file that has filled a block, so a small report costs no extra call; a failure stops reserving and changes
     /// nothing else (the writes themselves report a full disk).
     private func reserveAhead(_ count: Int) {
