@@ -25,8 +25,9 @@ public final class AtomicFile {
     private var committed = false
     /// 256 KiB: a quarter of the syscalls of 64 KiB, and still in the writing core's L2 cache.
     private static let flushSize = 1 << 18
-    /// Bytes written to the file, and reserved for it on its file system (`reserveAhead`; at least `written` once
-    /// reserving began); `reserving` false once a reservation failed (a file system without them, or full).
+    /// Bytes written to the file, and reserved for it on its file system (`reserveAhead`: ahead of `written` while
+    /// reservations succeed, the file's size until `commit()` truncates it to `written`); `reserving` false once a
+    /// reservation failed (a file system without them, or full), after which `written` may pass `reserved`.
     private var written = 0
     private var reserved = 0
     private var reserving = true
