@@ -1,5 +1,8 @@
 @testable import JetsimCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The index `lfu` and `cost` keep their cache-replay candidates in: always the scan's victim.
 @Suite struct KineticTournamentTests {
@@ -28,14 +31,32 @@ import Testing
     }
 
     /// Random inserts, in-place updates, removals and queries, time moving by steps from 0 to thousands of half-lives, against a scan.
-    func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, youngCapacity: Int, steps: Int = 6000) {
+    /// With `built`, the tournament starts as that many members built at once (`init(building:)`, as the index of crossing
+    /// scores moves its heap's members), their models from a time origin before the first query's.
+    func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, youngCapacity: Int, steps: Int = 6000, built: Int? = nil) {
         var random = SplitMix64(seed: seed)
-        let ids = 48
+        let ids = max(48, 2 * (built ?? 0))
         var tournament = KineticTournament(youngCapacity: youngCapacity)
         tournament.grow(to: ids)
         var members: [Int32: (DecayingScore, UInt64)] = [:]
         var time = 0, sequence: UInt64 = 0
         let h = Int(halfLife)
+        if let built {
+            time = 5 * h
+            let base = 2 * h
+            var entries: [KineticTournament.Entry] = []
+            for id in stride(from: Int32(ids - 1), through: 0, by: -2).prefix(built) {
+                sequence += 1 + random.below(3)
+                let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: offset)
+                let s = random.below(4) == 0 ? random.below(1_000_000) : sequence * 1_000_000
+                entries.append(KineticTournament.entry(id, score: score, sequence: s, growth: exp2(Double(score.since - base) / halfLife)))
+                members[id] = (score, s)
+            }
+            tournament = KineticTournament(building: entries, idCount: ids, now: time, base: base, halfLife: halfLife,
+                                           youngCapacity: youngCapacity)
+            #expect(tournament.count == built && Set(tournament.members()) == Set(members.keys))
+            #expect(tournament.first(at: time) == Self.scan(members, at: time), "built of \(built)")
+        }
         for _ in 0..<steps {
             switch random.below(20) {
             case 0..<8: break   // the same time: several operations at one instant
@@ -83,6 +104,16 @@ import Testing
         // One seed with every member in the tree, three with young members beside it (at most the default, 3, and 1).
         for (seed, young) in zip(1...4, [0, KineticTournament.defaultYoungCapacity, 3, 1]) {
             agreesWithAScan(seed: UInt64(seed) * 31 + UInt64(halfLife) % 7, offset: offset, halfLife: halfLife, youngCapacity: young)
+        }
+    }
+
+    /// A tournament built at once from members (the index of crossing scores' move from its heap) answers as the scan does,
+    /// empty, within its first 64 slots, at their edge and past it, and goes on doing so through the operations that follow.
+    @Test(arguments: [(0.0, 1000.0), (1.0, 1000.0), (1.0, 3_600_000_000.0)])
+    func aTournamentBuiltAtOnceAgreesWithAScan(offset: Double, halfLife: Double) {
+        for (seed, built) in zip(40..., [0, 1, 63, 64, 65, 300]) {
+            agreesWithAScan(seed: UInt64(seed), offset: offset, halfLife: halfLife, youngCapacity: seed % 2 == 0 ? 0 : KineticTournament.defaultYoungCapacity,
+                            steps: 3000, built: built)
         }
     }
 

@@ -83,22 +83,12 @@ struct CrossingScoreIndex {
     /// Every member's id (debug checks).
     @usableFromInline func memberIDs() -> [Int32] { inTournament ? tournament!.members() : heap.memberIDs() }
 
-    /// Moves every member to the tournament, in the order of their sequences (the last become its young members; the
-    /// heap's time is the tournament's). Once a replay at most: sorts (sequence, slot) pairs, not the entries.
+    /// Moves every member to the tournament, built at once from their entries as the heap holds them (the same models,
+    /// from the heap's time origin; the heap's time is the tournament's). Once a replay at most.
     @usableFromInline mutating func moveToTournament() {
-        var moved = KineticTournament()
-        moved.grow(to: heap.slotOf.count)
-        var order: [(sequence: UInt64, slot: Int32)] = []
-        order.reserveCapacity(heap.count)
-        for k in heap.nodes.indices where !(heap.rootVacated && k == 0) {
-            order.append((heap.members[Int(heap.nodes[k].id)].entry.sequence, heap.nodes[k].id))
-        }
-        order.sort { ($0.sequence, $0.slot) < ($1.sequence, $1.slot) }
-        for o in order {
-            let e = heap.members[Int(o.slot)].entry
-            moved.insert(e.id, score: e.score, sequence: e.sequence, at: heap.now)
-        }
-        tournament = moved
+        heap.settle()
+        tournament = KineticTournament(building: heap.nodes.map { heap.members[Int($0.id)].entry }, idCount: heap.slotOf.count,
+                                       now: heap.now, base: heap.base, halfLife: heap.halfLife)
         inTournament = true
         heap = CrossingScoreHeap()
     }
