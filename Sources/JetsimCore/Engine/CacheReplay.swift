@@ -72,8 +72,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var objects = UncheckedArray<CachedObject>(capacity: 0)
     /// Resident objects but the current one, by ranking key (policies with a key).
     @usableFromInline var ranked = RankedList()
-    /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; empty, five small
-    /// arrays, until the first such candidate: ten allocations a replay). Not an optional as the other indexes are: a
+    /// Resident objects but the current one, by decaying score, for scores that may cross (`cost`'s; empty, eleven small
+    /// arrays, until the first such candidate: 22 allocations a replay). Not an optional as the other indexes are: a
     /// test of its tag was a call (an outlined value witness: its nil is one of 4 096 values of the first word), which
     /// `cost`'s paths made several times a request (35 instructions a request at 15.1 MB of the binary's first million
     /// requests, 18 at the gate).
