@@ -32,18 +32,20 @@ import Glibc
 
     /// Random inserts, in-place updates, removals and queries, time moving by steps from 0 to thousands of half-lives, against a scan.
     /// With `built`, the tournament starts as that many members built at once (`init(building:)`, as the index of crossing
-    /// scores moves its heap's members), their models from a time origin before the first query's.
+    /// scores moves its heap's members), their models from a time origin before the first query's and after some of their
+    /// scores' times, among four times as many ids: the members soon outgrow the slots built.
     func agreesWithAScan(seed: UInt64, offset: Double, halfLife: Double, youngCapacity: Int, steps: Int = 6000, built: Int? = nil) {
         var random = SplitMix64(seed: seed)
-        let ids = max(48, 2 * (built ?? 0))
+        let ids = max(48, 4 * (built ?? 0))
         var tournament = KineticTournament(youngCapacity: youngCapacity)
         tournament.grow(to: ids)
         var members: [Int32: (DecayingScore, UInt64)] = [:]
         var time = 0, sequence: UInt64 = 0
         let h = Int(halfLife)
+        var builtLeaves = 0
         if let built {
             time = 5 * h
-            let base = 2 * h
+            let base = 3 * h
             var entries: [KineticTournament.Entry] = []
             for id in stride(from: Int32(ids - 1), through: 0, by: -2).prefix(built) {
                 sequence += 1 + random.below(3)
@@ -54,6 +56,7 @@ import Glibc
             }
             tournament = KineticTournament(building: entries, idCount: ids, now: time, base: base, halfLife: halfLife,
                                            youngCapacity: youngCapacity)
+            builtLeaves = tournament.leaves
             #expect(tournament.count == built && Set(tournament.members()) == Set(members.keys))
             #expect(tournament.first(at: time) == Self.scan(members, at: time), "built of \(built)")
         }
@@ -97,6 +100,7 @@ import Glibc
             #expect(got == expected, "at \(time): \(String(describing: got)) against the scan's \(String(describing: expected))")
             if got != expected { return }
         }
+        if let built, built >= 63 { #expect(tournament.leaves > builtLeaves, "built of \(built): the members never outgrew \(builtLeaves) slots") }
     }
 
     @Test(arguments: [(0.0, 3_600_000_000.0), (0.0, 1000), (1.0, 3_600_000_000.0), (1.0, 1000), (0.0, 86_400_000_000), (1.0, 86_400_000_000)])
@@ -108,7 +112,8 @@ import Glibc
     }
 
     /// A tournament built at once from members (the index of crossing scores' move from its heap) answers as the scan does,
-    /// empty, within its first 64 slots, at their edge and past it, and goes on doing so through the operations that follow.
+    /// empty, within its first 64 slots, at their edge and past it, and goes on doing so through the operations that follow,
+    /// the tree growing past the slots built.
     @Test(arguments: [(0.0, 1000.0), (1.0, 1000.0), (1.0, 3_600_000_000.0)])
     func aTournamentBuiltAtOnceAgreesWithAScan(offset: Double, halfLife: Double) {
         for (seed, built) in zip(40..., [0, 1, 63, 64, 65, 300]) {

@@ -205,8 +205,8 @@ struct KineticTournament {
     @inlinable func contains(_ id: Int32) -> Bool { slotOf[Int(id)] != -1 }
 
     /// Member `id`'s score and tie-break as stored (to weigh it against another index's candidate, or against its new
-    /// score), or nil when `id` is not a member. (Mutating, so that a call through the replay's optional, at every hit,
-    /// reads the tournament in place instead of copying it.)
+    /// score), or nil when `id` is not a member. (Mutating, as when the index held the tournament as an optional, through
+    /// which a non-mutating call, at every hit, copied it.)
     @inlinable mutating func storedScore(of id: Int32) -> (score: DecayingScore, sequence: UInt64)? {
         let slot = Int(slotOf[Int(id)])
         guard slot != -1 else { return nil }
@@ -216,8 +216,7 @@ struct KineticTournament {
 
     /// Starts loading `id`'s slot, then (a second call, some requests later, when the slot is in cache) its entry:
     /// what `storedScore(of:)` reads, from two arrays indexed at random (nothing for a young member: the young are in
-    /// cache). Hints only. (Mutating, so that calling them
-    /// through the replay's optional does not copy the tournament.)
+    /// cache). Hints only. (Mutating, as `storedScore(of:)`.)
     @inlinable mutating func prefetchSlot(of id: Int32) { slotOf.prefetch(Int(id)) }   // (`prefetch` ignores a non-index)
 
     @inlinable mutating func prefetchEntry(of id: Int32) {
@@ -445,8 +444,8 @@ struct KineticTournament {
         }
     }
 
-    /// Gives `id` its score and tie-break at `time`: `update` for a member, `insert` otherwise (one call through an
-    /// optional, which a `contains` first would copy).
+    /// Gives `id` its score and tie-break at `time`: `update` for a member, `insert` otherwise (one call for the index,
+    /// which held the tournament as an optional, through which a `contains` first copied it).
     @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         if contains(id) { update(id, score: score, sequence: sequence, at: time) } else { insert(id, score: score, sequence: sequence, at: time) }
     }
