@@ -10,10 +10,10 @@
 /// objects of one size. The heap's work per operation, nodes rebuilt and weighed, told them apart: 1.7–2.9 where the heap
 /// was faster, 5 where they were even, 11.7–41 where it was slower. So when one of the heap's windows did more than
 /// `CrossingScoreHeap.maximumWorkPerOperation` nodes of work per operation (`stoppedPaying`), its members move to a
-/// tournament, built at once from their entries (`KineticTournament.init(building:)`), and stay there: then 670 against 632 on the Zipf trace (1 138 against 1 184 at 1 %
-/// of it), 781 and 671 against 751 and 636 with half-lives of 6 minutes and an hour at the gate (the windows before the
-/// move), 5 214 against 5 016 on the one-time objects; the heap's cases 485 at the gate, 936 at 15.1 MB (alpha 2: 615
-/// against 698; alpha 0, even: 921 against 885).
+/// tournament, built at once from their entries (`KineticTournament.init(building:)`), and stay there: then 670 against
+/// 632 on the Zipf trace (1 138 against 1 184 at 1 % of it), 781 and 671 against 751 and 636 with half-lives of 6 minutes
+/// and an hour at the gate (the windows before the move), 5 214 against 5 016 on the one-time objects; the heap's cases
+/// 485 at the gate, 936 at 15.1 MB (alpha 2: 615 against 698; alpha 0, even: 921 against 885).
 ///
 /// Invariant: exactly one of the two holds the members (`inTournament` says which; the other is empty).
 @usableFromInline
