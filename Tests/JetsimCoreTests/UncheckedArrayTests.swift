@@ -40,6 +40,25 @@ import Testing
         #expect(Array(a) == [0, 1, 2, 3, 4])
     }
 
+    /// A growth keeps the block of storage held alone (`realloc`), and copies storage that another array shares: the
+    /// other keeps its elements, and writes to either stay its own.
+    @Test func aGrowthOfSharedStorageCopiesIt() {
+        var a = UncheckedArray<Int32>(capacity: 2)
+        a.append(1)
+        a.append(2)
+        var b = a
+        b.append(3)   // past the shared capacity: b takes a new block
+        b[0] = 9
+        #expect(Array(a) == [1, 2] && Array(b) == [9, 2, 3])
+        a.reserve(4_096)   // held alone now: grown in place
+        a[1] = 8
+        a.append(4)
+        #expect(Array(a) == [1, 8, 4] && Array(b) == [9, 2, 3])
+        var c = b
+        c.extend(to: 2_000, with: 7)   // past b's room (a write within it would need `makeUnique()` first)
+        #expect(c.count == 2_000 && Array(c.prefix(4)) == [9, 2, 3, 7] && c[1_999] == 7 && Array(b) == [9, 2, 3])
+    }
+
     @Test func reservingRoomKeepsTheElements() {
         var a = UncheckedArray<Int32>(capacity: 2)
         a.append(7)

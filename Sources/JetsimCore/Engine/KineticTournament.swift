@@ -550,20 +550,27 @@ struct KineticTournament {
         let grown = max(2 * leaves, Self.firstLeaves)
         entries.reserve(grown)
         while entries.count < grown { entries.append(Self.emptyEntry) }
-        let before = nodes
-        nodes = UncheckedArray<Node>(repeating: Node(), count: 2 * grown)
         leaves = grown
         freeSlots.reserve(grown)
         for s in stride(from: grown - 1, through: used, by: -1) { freeSlots.append(Int32(s)) }
-        guard used > 0 else { return }   // the first growth: every node empty
+        guard used > 0 else {   // the first growth: every node empty
+            nodes = UncheckedArray<Node>(repeating: Node(), count: 2 * grown)
+            return
+        }
         // The old tree becomes the new root's left subtree: node k of depth d moves to k + 2^d (its leaves to the new leaves
         // of the same slots) with its winner, model and melt, all still true; the right subtree is empty, so only the new
-        // root's duel is new (where deciding every duel again cost about two duels a member over a replay).
+        // root's duel is new (where deciding every duel again cost about two duels a member over a replay). In place, the
+        // deepest level first (each level moves onto the left half of the next one down, which has moved already), so that
+        // the old nodes' memory is kept (`UncheckedArray.reallocate`), not faulted in again in a new block.
         assert(grown == 2 * old, "KineticTournament: a growth after the first doubles the leaves")
-        var depthStart = 1
-        while depthStart < 2 * old {
-            for k in depthStart..<(2 * depthStart) { nodes[k + depthStart] = before[k] }
-            depthStart *= 2
+        nodes.extend(to: 2 * grown, with: Node())
+        var depthStart = old
+        while depthStart >= 1 {
+            for k in depthStart..<(2 * depthStart) {
+                nodes[k + depthStart] = nodes[k]
+                nodes[k + 2 * depthStart] = Node()   // the right subtree's node of that level
+            }
+            depthStart /= 2
         }
         duel(1)
     }

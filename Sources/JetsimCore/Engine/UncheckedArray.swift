@@ -1,4 +1,9 @@
 import CPrefetch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An array of plain values for the engine's hot state, read and written in place: the per-app state, the compression
 /// keys, the resident set, the volatile queue, the ranked kill candidates (`RankedList`, in both drivers) and the
@@ -14,18 +19,43 @@ import CPrefetch
 /// referenced, so a copied `Simulator` never sees another's writes. Debug builds check both on every access.
 @usableFromInline
 struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
+    /// The elements' memory, from the C allocator so that a growth can `realloc` it: plain values move bitwise, and a
+    /// large block (the C allocator maps those) moves by remapping its pages, where a new block and a copy fault every
+    /// page in again. (`cost`'s replay at 10 % of the 1 M-request CSV grows its tournament to 131 072 slots: with a
+    /// fresh block a growth, its page faults and unmappings took about a tenth of the run.) Its two fields change only
+    /// there and are read at every `append`: unchecked for exclusive access, where each read was a runtime call (`lfu`'s
+    /// replay +24 instructions a request at `Benchmarks/instructions-per-request.sh`'s gate, the engine +145 an event).
     @usableFromInline
     final class Storage {
-        @usableFromInline let base: UnsafeMutablePointer<Element>
-        @usableFromInline let capacity: Int
+        @exclusivity(unchecked) @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
+        @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int
 
         @inlinable
         init(capacity: Int) {
             self.capacity = capacity
-            base = .allocate(capacity: capacity)
+            base = Self.allocate(capacity)
         }
 
-        deinit { base.deallocate() }   // plain values: nothing to deinitialise
+        deinit { free(base) }   // plain values: nothing to deinitialise
+
+        @usableFromInline static func bytes(_ capacity: Int) -> Int {
+            let (bytes, overflow) = Swift.max(1, capacity).multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+            precondition(!overflow, "UncheckedArray: \(capacity) elements do not fit in memory")
+            return bytes
+        }
+
+        @usableFromInline static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+            // (malloc aligns to 16 bytes, more than any element here needs.)
+            guard let raw = malloc(bytes(capacity)) else { fatalError("UncheckedArray: out of memory for \(capacity) elements") }
+            return raw.bindMemory(to: Element.self, capacity: Swift.max(1, capacity))
+        }
+
+        /// Room for `capacity` elements, the first ones kept (`realloc`).
+        @usableFromInline func grow(to capacity: Int) {
+            guard let raw = realloc(base, Self.bytes(capacity)) else { fatalError("UncheckedArray: out of memory for \(capacity) elements") }
+            base = raw.bindMemory(to: Element.self, capacity: Swift.max(1, capacity))
+            self.capacity = capacity
+        }
     }
 
     @usableFromInline var storage: Storage
@@ -158,8 +188,14 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         count -= n
     }
 
+    /// A growth of storage held here alone keeps its block (`Storage.grow`); shared storage is copied.
     @usableFromInline
     mutating func reallocate(capacity: Int) {
+        if capacity >= storage.capacity && isKnownUniquelyReferenced(&storage) {
+            storage.grow(to: capacity)
+            base = storage.base
+            return
+        }
         let new = Storage(capacity: capacity)
         new.base.initialize(from: base, count: count)
         storage = new
