@@ -45,7 +45,8 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
         }
 
         @usableFromInline static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
-            // (malloc aligns to 16 bytes, more than any element here needs.)
+            // malloc aligns to 16 bytes (64-bit glibc and Darwin), what `AppRuntime`'s Int128 needs: the most of any element.
+            precondition(MemoryLayout<Element>.alignment <= 16, "UncheckedArray: elements aligned beyond malloc's 16 bytes")
             guard let raw = malloc(bytes(capacity)) else { fatalError("UncheckedArray: out of memory for \(capacity) elements") }
             return raw.bindMemory(to: Element.self, capacity: Swift.max(1, capacity))
         }
@@ -129,7 +130,7 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// A read-only view that does not keep the storage alive, for the engine's non-escaping closures that read the
     /// array while another part of the engine changes (a copy of the array would retain and release its storage, a
-    /// few per cent of an event). Valid while the array lives and is not appended to.
+    /// few per cent of an event). Valid while the array lives and does not grow (`append`, `extend`, `reserve`).
     struct View {
         let base: UnsafePointer<Element>
         let count: Int
