@@ -416,21 +416,21 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// `lfu` some 20 instructions an eviction at 15.1 MB of the binary's first million requests, where most requests evict
     /// (`largest`'s general case there, its loop over the three indexes: 612 → 527 instructions a request inline).
     @inlinable @inline(__always) mutating func firstScored(at time: Int) -> Int32? {
-        if time < staleHorizon {
-            if fixed == nil {
-                if !scoring, let counted = counts?.first(at: time) {
-                    if !objects[Int(counted)].staleScore { return counted }
-                    rescore(counted, at: time)
-                } else if scoring && counts == nil, let decaying = scored.first(at: time) {
-                    if !objects[Int(decaying)].staleScore { return decaying }
-                    rescore(decaying, at: time)
-                }
-            } else if !scoring && counts == nil, let constant = fixed?.first() {
-                if !objects[Int(constant)].staleScore { return constant }
-                rescore(constant, at: time)
-            }
+        if time < staleHorizon, let only = firstOfTheOnlyIndex(at: time) {
+            if !objects[Int(only)].staleScore { return only }
+            rescore(only, at: time)
         }
         return firstScoredInGeneral(at: time)
+    }
+
+    /// The first of the replay's one index as stored, or nil when it has none, more than one, or an empty one.
+    @inlinable @inline(__always) mutating func firstOfTheOnlyIndex(at time: Int) -> Int32? {
+        switch (scoring, counts != nil, fixed != nil) {
+        case (false, true, false): return counts?.first(at: time)
+        case (true, false, false): return scored.first(at: time)
+        case (false, false, true): return fixed?.first()
+        default: return nil
+        }
     }
 
     /// `firstScored(at:)` in every case: stale entries rescored first, any of the three indexes.
