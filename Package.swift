@@ -24,7 +24,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         .target(name: "CPrefetch"),
@@ -36,7 +35,7 @@ let package = Package(
             name: "JetsimIO",
             dependencies: [
                 "JetsimCore", "JetsimWorkloads", "CZlib", "CPrefetch", "CFileSpace",
-                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
             ],
             plugins: ["EmbedPolicyFiles"]   // Policies/*.yaml built into the binary (Sources/JetsimIO/PolicyFiles.swift)
         ),

@@ -193,6 +193,16 @@ public struct ExperimentRunner {
     /// workload comes from `split` (`userEvents`).
     private func load(_ w: Int, needsFuture: Bool, hashInto hashes: inout [String: String], split: inout UserSplit?) throws -> Workload {
         let config = plan.configuration
+        // The trace's and catalog's digests are computed on another thread while the trace is read (a large trace's
+        // SHA-256 takes as long as its read: `SHA256`), each file once.
+        var unhashed: [(name: String, path: String)] = []
+        if config.workloadSeeds == nil {
+            let trace = config.tracePath(ofWorkload: w)
+            for name in [trace] + (config.apps.map { [$0] } ?? []) where hashes[name] == nil && !unhashed.contains(where: { $0.name == name }) {
+                unhashed.append((name, readFrom[name] ?? name))
+            }
+        }
+        let digests = BackgroundDigests(unhashed)
         let catalog: AppCatalog
         let events: [TraceEvent]
         let labels: RunLabels
@@ -212,11 +222,7 @@ public struct ExperimentRunner {
             (catalog, source, labels) = try open(w)
             events = try source.readAll()
         }
-        if config.workloadSeeds == nil {
-            let trace = config.tracePath(ofWorkload: w)
-            if hashes[trace] == nil { hashes[trace] = try CompareReports.sha256(path: readFrom[trace] ?? trace) }
-            if let apps = config.apps, hashes[apps] == nil { hashes[apps] = try CompareReports.sha256(path: readFrom[apps] ?? apps) }
-        }
+        for (name, digest) in try digests.wait() { hashes[name] = digest }
         var named = labels
         if residency != nil { named.appNames = catalog.profiles.map(\.name) }   // residency.csv names the apps
         return Workload(catalog: catalog, events: events, future: needsFuture ? NextUseTable(events: events, appCount: catalog.count) : nil,
@@ -227,6 +233,35 @@ public struct ExperimentRunner {
 /// A path's last component.
 public func baseName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
+}
+
+/// SHA-256 of files (`CompareReports.sha256(path:)`), computed on a thread of their own from the moment this is made,
+/// in order; `wait()` gives them by name, or the first file's error. Written by that thread alone until `wait()`'s
+/// group has been left.
+final class BackgroundDigests: @unchecked Sendable {
+    private var digests: [String: String] = [:]
+    private var error: InputError?
+    private let done = DispatchGroup()
+
+    init(_ files: [(name: String, path: String)]) {
+        guard !files.isEmpty else { return }
+        done.enter()
+        DispatchQueue.global().async { [self] in
+            defer { done.leave() }
+            for file in files {
+                do throws(InputError) { digests[file.name] = try CompareReports.sha256(path: file.path) } catch {
+                    self.error = error
+                    return
+                }
+            }
+        }
+    }
+
+    func wait() throws(InputError) -> [String: String] {
+        done.wait()
+        if let error { throw error }
+        return digests
+    }
 }
 
 /// Results written by index from worker threads; each slot is written once.

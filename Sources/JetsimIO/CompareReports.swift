@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Crypto
 import Foundation
 import JetsimCore
 
@@ -175,7 +174,7 @@ public enum CompareReports {
 
     /// SHA-256 of bytes, hex.
     public static func sha256(bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hex(SHA256.hash(bytes))
     }
 
     /// SHA-256 of a file, hex, streamed.
@@ -188,9 +187,9 @@ public enum CompareReports {
         while true {
             let chunk = handle.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
-            hasher.update(data: chunk)
+            chunk.withUnsafeBytes { hasher.update($0) }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return SHA256.hex(hasher.finalize())
     }
 }
 
