@@ -6,7 +6,7 @@
 /// VM (the sixteenth session's Intel Xeon), so four builds of it took six of `.ci/run`'s 24.5 minutes and two fifths of a
 /// new user's first `swift run`. A manifest needs no more than the hash function: no keys, no constant-time
 /// comparison. The price is speed on large inputs, where BoringSSL uses the CPU's SHA instructions: `compare` hashes
-/// each trace it reads once (`Benchmarks/README.md`: "SHA-256").
+/// each trace it reads once, on a thread of its own (`Benchmarks/README.md`: "SHA-256 of the manifests").
 ///
 /// Invariant: `pending` holds the `length % 64` bytes of the input that no block has taken yet; `state` is the hash of
 /// the blocks before them.
