@@ -177,17 +177,26 @@ public enum CompareReports {
         SHA256.hex(SHA256.hash(bytes))
     }
 
-    /// SHA-256 of a file, hex, streamed.
+    /// SHA-256 of a file's bytes as stored (not decompressed: `sha256sum`'s), hex, streamed. What is not a regular file
+    /// is refused as the readers refuse it (exit 66), a failed read too: `compare` hashes its trace while it reads it, so
+    /// this may meet a bad path first.
     public static func sha256(path: String) throws(InputError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError(file: path, message: "cannot read", exitCode: InputError.noInput)
+        try InputLimits.checkReadable(path, file: path)
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw InputError(file: path, message: "cannot read: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
         }
-        defer { try? handle.close() }
+        defer { close(fd) }
         var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let chunk = handle.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
-            chunk.withUnsafeBytes { hasher.update($0) }
+            let n = buffer.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                throw InputError(file: path, message: "read failed: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
+            }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
         return SHA256.hex(hasher.finalize())
     }

@@ -68,4 +68,22 @@ import Testing
         #expect(try CompareReports.sha256(path: path) == expected)
         #expect(CompareReports.sha256(bytes: bytes) == expected)
     }
+
+    /// A directory or a missing file given where a file's digest is asked (`compare` hashes its trace while it reads
+    /// it, so the hash may meet a bad path first) is one located refusal, exit 66, not a trap.
+    @Test func aPathThatIsNoFileIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jetsim-sha256-dir-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (path, says) in [(directory, "is a directory"), (directory + "/absent.csv", "cannot read")] {
+            do {
+                _ = try CompareReports.sha256(path: path)
+                Issue.record("\(path) was hashed")
+            } catch {
+                #expect(error.file == path)
+                #expect(error.exitCode == InputError.noInput)
+                #expect(error.message.contains(says), "\(error.message)")
+            }
+        }
+    }
 }
