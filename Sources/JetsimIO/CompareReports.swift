@@ -191,7 +191,6 @@ public enum CompareReports {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = buffer.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
             guard n >= 0 else {
                 throw InputError(file: path, message: "read failed: \(String(cString: strerror(errno)))", exitCode: InputError.noInput)
             }

@@ -102,14 +102,11 @@ public final class InputFile {
     public func read(into destination: UnsafeMutableRawPointer, count: Int, line: Int? = nil) throws(InputError) -> Int {
         switch source {
         case let .plain(fd):
-            while true {
-                let n = readDescriptor(fd, destination, count)
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else {
-                    throw InputError(file: name, line: line, message: "read failed: \(String(cString: strerror(errno)))", exitCode: InputError.dataError)
-                }
-                return n
+            let n = readDescriptor(fd, destination, count)
+            guard n >= 0 else {
+                throw InputError(file: name, line: line, message: "read failed: \(String(cString: strerror(errno)))", exitCode: InputError.dataError)
             }
+            return n
         case let .gzip(gz):
             let n = Int(gzread(gz, destination, UInt32(min(count, 1 << 30))))
             if n <= 0, let problem = gzipProblem(gz) { throw InputError(file: name, line: line, message: problem) }

@@ -59,8 +59,7 @@ public final class ReadOnceInput {
         var isCompressed: Bool?   // decided by the first bytes; a compressed stream has no lines to bound
         var sinceLineEnd = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { readDescriptor(input, $0.baseAddress, $0.count) }
             guard n >= 0 else { throw InputError(file: name, message: "read failed: \(String(cString: strerror(errno)))", exitCode: InputError.noInput) }
             if n == 0 { return }
             total += n

@@ -25,8 +25,7 @@ enum YAMLInput {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
             guard n >= 0 else { throw fail("cannot read: \(String(cString: strerror(errno)))") }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])

@@ -111,7 +111,6 @@ final class ZstdReader {
             if inputBuffer.position == inputBuffer.size {
                 if atInputEnd { break }
                 let n = input.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
                 guard n >= 0 else { throw InputError(file: name, message: "read failed: \(String(cString: strerror(errno)))", exitCode: InputError.noInput) }
                 if n == 0 { atInputEnd = true; continue }
                 inputBuffer = .init(pointer: nil, size: n, position: 0)
@@ -136,7 +135,12 @@ final class ZstdReader {
     }
 }
 
-/// `read(2)` (inside a type with its own `read`).
+/// `read(2)`, again while a signal interrupts it (EINTR): what every reader here wants; -1 and `errno` for any other
+/// failure. (A free function, so that types with a `read` of their own can call it.)
 func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
+    while true {
+        let n = read(fd, buffer, count)
+        if n < 0 && errno == EINTR { continue }
+        return n
+    }
 }
