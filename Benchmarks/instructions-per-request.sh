@@ -17,12 +17,16 @@ threshold_file=Benchmarks/Thresholds/instructions-per-request.txt
 tolerance_percent=2
 source Benchmarks/Support/instruction-gate.sh
 symbol='CacheReplayRunnerV11replayBatch'
-# name, then cachesim's --policy and --capacity (the grid: each request through 15 cells; counted per request).
+# name, then cachesim's --policy and --capacity (the grid: each request through 15 cells; counted per request), then
+# where `lfu`'s and `cost`'s decayed counts are computed (`--decayed-counts`): by default its clock decides, so each case
+# fixes it: `reader` (the replays store the counts the reader computed ahead) or `replay` (`lfu-own`, `cost-own`: each
+# replay computes its own, as when the reader is the slower side).
 # `lfu-grown` is `lfu` at the same capacity given in bytes: no working-set pass then, so nothing reserves room for the
 # trace's objects (`CacheReplay.reserve(objects:)`) and the replay grows as ids come (`CacheReplay.growthSlack`).
 cases=(
-    "lru lru 0.1" "fifo fifo 0.1" "xnu xnu 0.1" "random random 0.1" "lfu lfu 0.1" "cost cost 0.1" "largest largest 0.1"
-    "lfu-grown lfu 253806054" "grid-5x3 lru,fifo,lfu,random,largest 0.01,0.1,0.3"
+    "lru lru 0.1" "fifo fifo 0.1" "xnu xnu 0.1" "random random 0.1" "lfu lfu 0.1 reader" "cost cost 0.1 reader" "largest largest 0.1"
+    "lfu-own lfu 0.1 replay" "cost-own cost 0.1 replay"
+    "lfu-grown lfu 253806054 reader" "grid-5x3 lru,fifo,lfu,random,largest 0.01,0.1,0.3 reader"
 )
 
 for tool in valgrind objcopy python3; do
@@ -39,9 +43,9 @@ python3 Tests/CrossCheck/zipf_trace.py --requests $requests --objects 20000 --se
 measured=()
 worse=0
 for entry in "${cases[@]}"; do
-    read -r name policy capacity <<< "$entry"
+    read -r name policy capacity counts <<< "$entry"
     valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" "$jetsim" cachesim --trace "$work/trace.csv" \
-        --policy "$policy" --capacity "$capacity" --jobs 1 --out "$work/$name" --quiet 2> "$work/$name.log"
+        --policy "$policy" --capacity "$capacity" --decayed-counts "${counts:-auto}" --jobs 1 --out "$work/$name" --quiet 2> "$work/$name.log"
     instructions=$(callgrind_inclusive "$work/$name.out" "$symbol")
     if [ "$instructions" -eq 0 ]; then
         echo "instructions-per-request: nothing counted for $name; was replayBatch renamed? (symbol $symbol)" >&2

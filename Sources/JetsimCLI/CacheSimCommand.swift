@@ -68,6 +68,16 @@ public struct CacheSimCommand: ParsableCommand {
     @Flag(help: "Print nothing but errors (no progress, no note).")
     var quiet = false
 
+    /// Where `lfu`'s and `cost`'s decayed use counts are computed (`DecayedCountStage`): a knob for benchmarks, since the
+    /// default's choice is made by the clock (the instruction gate needs each way fixed).
+    enum DecayedCounts: String, ExpressibleByArgument, CaseIterable {
+        case auto, reader, replay
+    }
+
+    @Option(help: ArgumentHelp("Where lfu's and cost's decayed use counts are computed: on the trace reader's thread, once for every cell of a half-life (reader), in each cell's replay (replay), or the reader's until it is the slower side (auto). cache.csv is byte-identical either way; for benchmarks.",
+                               visibility: .hidden))
+    var decayedCounts: DecayedCounts = .auto
+
     public init() {}
 
     public func validate() throws {
@@ -122,13 +132,16 @@ public struct CacheSimCommand: ParsableCommand {
         }
         runner.reserve(objects: objects)   // (0 without a working-set pass: the replays grow as ids come)
         // One pass: each batch goes through every cell (the cells split over --jobs threads) while the next one is
-        // parsed on another thread. Each cell sees every request in trace order, so the threads change no result.
+        // parsed on another thread, with the decayed use counts `lfu`'s and `cost`'s cells keep, once a half-life.
+        // Each cell sees every request in trace order, so the threads change no result.
         let requests: ReadAhead<RequestBatch>
+        let halfLives = decayedCounts == .replay ? [] : runner.decayedCountHalfLives, stops = decayedCounts == .auto
         if let batches = kept {
-            requests = ReadAhead(kept: batches)
+            requests = ReadAhead(kept: batches, decayedCounts: halfLives, stoppingWhenSlower: stops)
             kept = nil   // the read-ahead's copy is then the only one: it lets go of each batch as it hands it out
         } else {
-            requests = ReadAhead(requests: try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace))
+            requests = ReadAhead(requests: try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace),
+                                 decayedCounts: halfLives, stoppingWhenSlower: stops)
         }
         var progress = !quiet && isatty(2) == 1 ? CacheSimProgress() : nil
         try runner.replay(requests, threads: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { progress?.advance(by: $0) }

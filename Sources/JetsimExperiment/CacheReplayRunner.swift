@@ -29,6 +29,14 @@ public struct CacheReplayRunner {
         public var cell: Int
     }
 
+    /// The half-lives of the decayed use counts the cells' policies keep (`EvictionPolicy.decayedCountHalfLifeMicros`),
+    /// each once, in the cells' order: the columns the reader computes ahead for them (`ReadAhead(requests:decayedCounts:)`).
+    public var decayedCountHalfLives: [Double] {
+        var halfLives: [Double] = []
+        for cell in cells { if let h = cell.decayedCountHalfLife, !halfLives.contains(h) { halfLives.append(h) } }
+        return halfLives
+    }
+
     /// Makes room in every cell for object ids below `count` (the trace's distinct objects, when a first pass counted them).
     public mutating func reserve(objects count: Int) {
         for k in cells.indices { cells[k].reserve(objects: count) }
@@ -103,6 +111,7 @@ protocol ReplayCell {
     // Requirements (not only extension methods), so calls through `any ReplayCell` reach each type's own witness.
     var capacityBytes: Int { get }
     var counters: CacheCounters { get }
+    var decayedCountHalfLife: Double? { get }
     mutating func replay(_ batch: borrowing RequestBatch)
     mutating func reserve(objects count: Int)
 }
@@ -110,6 +119,7 @@ protocol ReplayCell {
 extension ReplayCell {
     var capacityBytes: Int { cache.capacityBytes }
     var counters: CacheCounters { cache.counters }
+    var decayedCountHalfLife: Double? { cache.policy.decayedCountHalfLifeMicros }
 
     mutating func replay(_ batch: borrowing RequestBatch) { cache.requests(batch) }
     mutating func reserve(objects count: Int) { cache.reserve(objects: count) }

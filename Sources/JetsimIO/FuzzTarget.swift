@@ -71,13 +71,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 var cache = CacheReplay(capacityBytes: 1 << 20, policy: LRUPolicy())
                 var decaying = CacheReplay(capacityBytes: 1 << 16, policy: LFUPolicy(halfLifeHours: 0.001))   // the heap of counts
                 var crossing = CacheReplay(capacityBytes: 1 << 16, policy: CostPolicy(halfLifeHours: 0.001))   // floors or a tournament
+                // The same two given the decayed counts `cachesim`'s reader computes ahead: the same counts.
+                var decayingGiven = decaying, crossingGiven = crossing
+                var stages = [DecayedCountStage(halfLifeMicros: 0.001 * 3600e6)]
                 var streamed: [(Int32, Int, Int)] = []
                 while try stream.next(into: &batch) {
                     cache.requests(batch)
                     decaying.requests(batch)
                     crossing.requests(batch)
+                    batch.fillDecayedCounts(&stages)
+                    decayingGiven.requests(batch)
+                    crossingGiven.requests(batch)
                     for k in 0..<batch.count { streamed.append((batch.objects[k], batch.sizes[k], batch.times[k])) }
                 }
+                precondition(decayingGiven.counters == decaying.counters && crossingGiven.counters == crossing.counters,
+                             "the counts computed ahead changed a replay's")
                 // The requests `cachesim` keeps from its working-set pass are the streamed ones, in order.
                 let kept = try LibCacheSimStream.workingSet(path: path, name: name, keepingAtMost: 1 << 24).requests ?? []
                 var k = 0

@@ -12,6 +12,9 @@ public struct RequestBatch {
     public private(set) var sizes: [Int] = []
     /// Request times, µs.
     public private(set) var times: [Int] = []
+    /// The decayed use counts of these requests for the half-lives some cell's policy keeps, when the reader computed
+    /// them (`fillDecayedCounts`); each column's length is the batch's then, 0 before.
+    public private(set) var decayedCounts: [DecayedCountColumn] = []
     public let capacity: Int
 
     public init(capacity: Int = 1 << 16) {
@@ -32,6 +35,20 @@ public struct RequestBatch {
         objects.removeAll(keepingCapacity: true)
         sizes.removeAll(keepingCapacity: true)
         times.removeAll(keepingCapacity: true)
+        for c in decayedCounts.indices { decayedCounts[c].removeAll() }
+    }
+
+    /// Computes the decayed counts of these requests with `stages`, the stream's, one column each (the reader's thread
+    /// calls this once a batch, in stream order).
+    public mutating func fillDecayedCounts(_ stages: inout [DecayedCountStage]) {
+        if decayedCounts.map(\.halfLifeMicros) != stages.map(\.halfLifeMicros) {
+            decayedCounts = stages.map { DecayedCountColumn(halfLifeMicros: $0.halfLifeMicros) }
+        }
+        objects.withUnsafeBufferPointer { objects in
+            times.withUnsafeBufferPointer { times in
+                for s in stages.indices { stages[s].fill(&decayedCounts[s], objects: objects, times: times) }
+            }
+        }
     }
 
     @inline(__always)
@@ -47,12 +64,22 @@ public struct RequestBatch {
 }
 
 extension CacheReplay {
-    /// Every request of `batch` in order (`requests(objects:sizes:times:)`): what `cachesim`'s cells and the fuzz target run.
+    /// Every request of `batch` in order (`requests(objects:sizes:times:counted:)`), with the decayed counts of the policy's
+    /// half-life when the batch has them: what `cachesim`'s cells and the fuzz target run.
     @inlinable
     public mutating func requests(_ batch: borrowing RequestBatch) {
+        let halfLife = policy.decayedCountHalfLifeMicros
+        let column = halfLife.flatMap { h in batch.decayedCounts.first { $0.halfLifeMicros == h && $0.counts.count == batch.count } }
         batch.objects.withUnsafeBufferPointer { objects in
             batch.sizes.withUnsafeBufferPointer { sizes in
-                batch.times.withUnsafeBufferPointer { times in requests(objects: objects, sizes: sizes, times: times) }
+                batch.times.withUnsafeBufferPointer { times in
+                    guard let column else { return requests(objects: objects, sizes: sizes, times: times) }
+                    column.counts.withUnsafeBufferPointer { counts in
+                        column.log2Counts.withUnsafeBufferPointer { log2Counts in
+                            requests(objects: objects, sizes: sizes, times: times, counted: (counts, log2Counts))
+                        }
+                    }
+                }
             }
         }
     }

@@ -1,4 +1,6 @@
 import Dispatch
+import JetsimCore
+import Synchronization
 
 /// Reads a stream one batch ahead on a second thread, so parsing overlaps the work on the batches: while the caller
 /// works on one batch the reader fills the next. Batches arrive in stream order, so no result changes; a reader's error
@@ -23,6 +25,7 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
     public typealias Fill = (inout Batch) throws(InputError) -> Bool
 
     private let fill: Fill
+    private let waits: ReadAheadWaits?
     private let slots: [Slot]
     private var failure: InputError?
     private let filled = DispatchSemaphore(value: 0)
@@ -35,8 +38,10 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
     /// - Parameters:
     ///   - empty: makes an empty batch (called for each of the reader's two slots).
     ///   - fill: runs on the reader's thread only, one call at a time.
-    public init(empty: () -> Batch, fill: @escaping Fill) {
+    ///   - waits: where the two threads add up how long each waited for the other, when the fill asks.
+    public init(empty: () -> Batch, fill: @escaping Fill, waits: ReadAheadWaits? = nil) {
         self.fill = fill
+        self.waits = waits
         slots = [Slot(empty()), Slot(empty())]
         free.signal()
         free.signal()
@@ -47,7 +52,13 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
         DispatchQueue(label: "jetsim.read-ahead").async { [self] in
             var index = 0
             while true {
-                free.wait()
+                if let waits {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    free.wait()
+                    waits.reader.add(DispatchTime.now().uptimeNanoseconds &- start, ordering: .relaxed)
+                } else {
+                    free.wait()
+                }
                 let slot = slots[index]
                 var more = false
                 do throws(InputError) { more = try fill(&slot.batch) } catch { failure = error }
@@ -63,8 +74,15 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
     /// was, at the end of the stream. Throws the reader's error where the stream is malformed.
     public func next(into batch: inout Batch) throws(InputError) -> Bool {
         if done { return false }
-        if !started { startReader() }
-        filled.wait()
+        let first = !started
+        if first { startReader() }
+        if let waits, !first {   // (every consumer waits for the first batch: not counted)
+            let start = DispatchTime.now().uptimeNanoseconds
+            filled.wait()
+            waits.consumer.add(DispatchTime.now().uptimeNanoseconds &- start, ordering: .relaxed)
+        } else {
+            filled.wait()
+        }
         let slot = slots[current]
         if slot.finished {
             done = true
@@ -79,19 +97,80 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
 }
 
 extension ReadAhead where Batch == RequestBatch {
-    /// A libCacheSim stream's requests, `batchCapacity` a batch.
-    public convenience init(requests stream: LibCacheSimStream, batchCapacity: Int = 1 << 16) {
+    /// A libCacheSim stream's requests, `batchCapacity` a batch, each with its decayed counts for `halfLives`
+    /// (`RequestBatch.fillDecayedCounts`, on the reader's thread) until the reader is the slower side, or to the end when
+    /// not `stoppingWhenSlower` (`DecayedCountStages`).
+    public convenience init(requests stream: LibCacheSimStream, batchCapacity: Int = 1 << 16, decayedCounts halfLives: [Double] = [],
+                            stoppingWhenSlower: Bool = true) {
+        let stages = DecayedCountStages(halfLives, stoppingWhenSlower: stoppingWhenSlower)
         self.init(empty: { RequestBatch(capacity: batchCapacity) }, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in
             if batch.capacity != batchCapacity { batch = RequestBatch(capacity: batchCapacity) }   // the caller's first, once
-            return try stream.next(into: &batch)
-        })
+            guard try stream.next(into: &batch) else { return false }
+            stages.fill(&batch)
+            return true
+        }, waits: halfLives.isEmpty || !stoppingWhenSlower ? nil : stages.waits)
     }
 
     /// Requests a first pass kept in memory (`LibCacheSimStream.workingSet(…, keepingAtMost:)`), handed out in order,
-    /// each let go of once handed out.
-    public convenience init(kept batches: [RequestBatch]) {
+    /// each let go of once handed out, with its decayed counts for `halfLives` (as `init(requests:…)`).
+    public convenience init(kept batches: [RequestBatch], decayedCounts halfLives: [Double] = [], stoppingWhenSlower: Bool = true) {
         let kept = KeptBatches(batches)
-        self.init(empty: { RequestBatch(capacity: 1) }, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in kept.next(into: &batch) })
+        let stages = DecayedCountStages(halfLives, stoppingWhenSlower: stoppingWhenSlower)
+        self.init(empty: { RequestBatch(capacity: 1) }, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in
+            guard kept.next(into: &batch) else { return false }
+            stages.fill(&batch)
+            return true
+        }, waits: halfLives.isEmpty || !stoppingWhenSlower ? nil : stages.waits)
+    }
+}
+
+/// How long each side of a `ReadAhead` has waited for the other, in ns: the reader for a slot to refill (its consumer is
+/// slower), the consumer for a batch (its reader is slower), the very first batch not counted.
+public final class ReadAheadWaits: Sendable {
+    let reader = Atomic<UInt64>(0)
+    let consumer = Atomic<UInt64>(0)
+
+    public init() {}
+
+    /// How much longer the consumer has waited than the reader (negative: shorter), in ns: how far the reader is the
+    /// slower side.
+    public var readerBehind: Int64 {
+        Int64(truncatingIfNeeded: consumer.load(ordering: .relaxed)) &- Int64(truncatingIfNeeded: reader.load(ordering: .relaxed))
+    }
+}
+
+/// The stages behind a read-ahead's decayed counts: touched by the reader's thread only, one call at a time.
+///
+/// The counts move work from the cells' replays to the reader, which pays when the replays are the slower side (`lfu`
+/// and `cost` where most requests miss: their replays run longer than the parse) and costs when the reader is (a CSV's
+/// parse, where most requests hit). So the stages stop for good, from the third batch on, once the consumer has waited
+/// longer than the reader by more than half the stages' own time (`ReadAheadWaits`): then the replays, had they counted
+/// themselves (less work than the stages': a log2 only where a score is placed), would still not have made the reader
+/// wait. The cells then compute the counts from their policies' own state, which holds every count stored so far.
+/// Either way each count is the same double (`DecayedCountStage`), so this choice, made by the clock, changes no result.
+private final class DecayedCountStages: @unchecked Sendable {
+    private var stages: [DecayedCountStage]
+    private let stoppingWhenSlower: Bool
+    let waits = ReadAheadWaits()
+    private var batches = 0
+    /// The stages' time so far, ns.
+    private var spent: UInt64 = 0
+
+    init(_ halfLives: [Double], stoppingWhenSlower: Bool) {
+        stages = halfLives.map { DecayedCountStage(halfLifeMicros: $0) }
+        self.stoppingWhenSlower = stoppingWhenSlower
+    }
+
+    func fill(_ batch: inout RequestBatch) {
+        if stages.isEmpty { return }
+        batches += 1
+        if stoppingWhenSlower && batches > 2 && waits.readerBehind > Int64(truncatingIfNeeded: spent / 2) {
+            stages = []
+            return
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        batch.fillDecayedCounts(&stages)
+        spent &+= DispatchTime.now().uptimeNanoseconds &- start
     }
 }
 

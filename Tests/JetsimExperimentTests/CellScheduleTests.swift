@@ -67,7 +67,7 @@ import Testing
 
 /// Issue 23: cells that move between threads from batch to batch count what they count on one thread.
 @Suite struct CacheReplayRunnerThreadTests {
-    static func rows(threads: Int) throws -> [CacheReport.Row] {
+    static func rows(threads: Int, decayedCountsAhead: Bool = false) throws -> [CacheReport.Row] {
         let capacities = [5_000, 20_000, 60_000], policies = ["lru", "fifo", "lfu:half_life_h=0.001", "random", "largest", "cost"]
         let plan = ExperimentPlan(configuration: GridConfiguration(
             traces: ["t"], apps: nil, format: "libcachesim", csvFields: nil, workloadSeeds: nil, generate: nil, policies: policies,
@@ -87,7 +87,11 @@ import Testing
             batches.append(batch)
         }
         var requests = 0
-        try runner.replay(ReadAhead(kept: batches), threads: threads) { requests += $0 }
+        // `lfu`'s and `cost`'s half-lives (0.001 h and the default 24 h): their counts computed ahead once each, when asked.
+        #expect(runner.decayedCountHalfLives == [3.6e6, 24 * 3600e6])
+        try runner.replay(ReadAhead(kept: batches, decayedCounts: decayedCountsAhead ? runner.decayedCountHalfLives : []), threads: threads) {
+            requests += $0
+        }
         #expect(requests == 1_200)
         return runner.rows
     }
@@ -99,6 +103,14 @@ import Testing
             let many = try Self.rows(threads: threads)
             #expect(many.map(\.policy) == one.map(\.policy) && many.map(\.capacityBytes) == one.map(\.capacityBytes))
             #expect(many.map(\.counters) == one.map(\.counters), "\(threads) threads")
+        }
+    }
+
+    /// The reader's decayed counts (`ReadAhead(kept:decayedCounts:)`) change no cell's counts, on one thread or several.
+    @Test func decayedCountsComputedAheadCountWhatEachCellCounts() throws {
+        let own = try Self.rows(threads: 1)
+        for threads in [1, 2] {
+            #expect(try Self.rows(threads: threads, decayedCountsAhead: true).map(\.counters) == own.map(\.counters), "\(threads) threads")
         }
     }
 }

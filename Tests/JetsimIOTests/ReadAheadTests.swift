@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import JetsimCore
 @testable import JetsimIO
 import Testing
@@ -135,6 +138,55 @@ import Testing
         #expect(batches == 16)
         #expect(got.count == serial.count && zip(got, serial).allSatisfy { $0 == $1 })
         #expect(try ahead.next(into: &batch) == false)
+    }
+
+    /// With half-lives asked for, each batch comes with its requests' decayed use counts, one column a half-life, as one
+    /// stage over the whole stream computes them (`DecayedCountStage`), from a file and from batches kept in memory; the
+    /// first two batches always, the rest until the reader stops its stages for good (when it is the slower side: the
+    /// clock decides, so either may happen here), after which a batch's columns are empty.
+    @Test func requestBatchesComeWithTheirDecayedCounts() throws {
+        let s = try Scratch()
+        var text = ""
+        for k in 0..<1_000 { text += "\(k * 600),\(k % 37 == 5 ? 5 : k * k % 41),\(k % 5 + 1)\n" }   // some requests repeat the one before
+        let path = try s.write("t.csv", text)
+        let serial = try LibCacheSimStreamTests.requests(path, batch: 64)
+        let halfLives = [3600e6, 60e6]
+        var expected: [[Double]] = []
+        for h in halfLives {
+            var stage = DecayedCountStage(halfLifeMicros: h)
+            var column = DecayedCountColumn(halfLifeMicros: h)
+            serial.map(\.object).withUnsafeBufferPointer { o in
+                serial.map(\.time).withUnsafeBufferPointer { t in stage.fill(&column, objects: o, times: t) }
+            }
+            expected.append(column.counts)
+        }
+        #expect(Set(expected[0]).count > 5 && expected[0] != expected[1])
+        let kept = try LibCacheSimStream.workingSet(path: path, keepingAtMost: 1 << 24).requests ?? []
+        #expect(kept.count == 1)
+        for ahead in [ReadAhead(requests: try LibCacheSimStream(path: path), batchCapacity: 64, decayedCounts: halfLives),
+                      ReadAhead(kept: kept, decayedCounts: halfLives)] {
+            var batch = RequestBatch()
+            var offset = 0, batches = 0, stopped = false
+            while try ahead.next(into: &batch) {
+                batches += 1
+                if batch.decayedCounts.allSatisfy({ $0.counts.isEmpty && $0.log2Counts.isEmpty }) && batches > 2 {
+                    stopped = true   // (a batch that never had columns has none)
+                } else {
+                    #expect(!stopped, "batch \(batches): the stages came back")
+                    #expect(batch.decayedCounts.map(\.halfLifeMicros) == halfLives)
+                    for (c, column) in batch.decayedCounts.enumerated() {
+                        #expect(column.counts == Array(expected[c][offset..<offset + batch.count]), "batch \(batches), column \(c)")
+                        #expect(column.log2Counts == column.counts.map(log2), "batch \(batches), column \(c)")
+                    }
+                }
+                offset += batch.count
+            }
+            #expect(offset == serial.count)
+        }
+        // None asked: none computed.
+        let plain = ReadAhead(requests: try LibCacheSimStream(path: path), batchCapacity: 64)
+        var batch = RequestBatch()
+        while try plain.next(into: &batch) { #expect(batch.decayedCounts.isEmpty) }
     }
 
     /// A share-of-the-working-set capacity reads the trace once: the working-set pass keeps the requests within its budget

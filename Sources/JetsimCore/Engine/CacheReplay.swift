@@ -106,6 +106,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var launchSequence: UInt64 = 0
     @usableFromInline var entrySequence: UInt64 = 0
     @usableFromInline var candidates: [KillCandidate] = []
+    /// log2 of the current object's decayed count when the reader computed it (`DecayedCountColumn.log2Counts`), for
+    /// the heap's key as it leaves the foreground; NaN otherwise (the heap computes it).
+    @usableFromInline var currentLog2Count = Double.nan
 
     /// - Parameter relaunchCostMillis: what a candidate's `relaunchCostMillis` says (the catalog default for
     ///   libCacheSim traces).
@@ -142,8 +145,34 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// indexes' storage made unique once for the batch instead of once a request.
     @inlinable
     public mutating func requests(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>) {
+        requests(objects: objects, sizes: sizes, times: times, counted: nil)
+    }
+
+    /// `requests(objects:sizes:times:)` with the decayed counts the requests leave, computed ahead for the policy's
+    /// half-life (`DecayedCountStage`, nil when the reader computed none): the policy stores each count
+    /// (`EvictionPolicy.didOpenInPlace(_:at:count:)`) instead of computing it, and the heap of counts takes the log2 of
+    /// it, for objects that fit the cache (the stage's rule of opens holds for those). The same results.
+    @inlinable
+    public mutating func requests(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>,
+                                  counted: (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)?) {
         precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
+        precondition(counted.map { $0.counts.count == objects.count && $0.log2Counts.count == objects.count } ?? true,
+                     "CacheReplay: the decayed counts are not the batch's")
+        precondition(counted == nil || _policy.decayedCountHalfLifeMicros != nil, "CacheReplay: counts for a policy that keeps none")
         makeIndexesUnique()
+        // Each case with its own copy of the loops, so that a replay given no counts tests none a request (10 instructions
+        // a request of `lru`'s at the gate, `Benchmarks/instructions-per-request.sh`).
+        if let counted {
+            replay(objects: objects, sizes: sizes, times: times, counted: counted)
+        } else {
+            replay(objects: objects, sizes: sizes, times: times, counted: nil)
+        }
+    }
+
+    /// The loops of `requests`, the storage unique.
+    @inlinable @inline(__always)
+    mutating func replay(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>,
+                         counted: (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)?) {
         let d = Self.prefetchDistance
         // Three loops, so that each replay asks a request's hints only of the indexes it may use (an index made during
         // the batch has its entries prefetched from the next batch on): `lfu`'s and `largest`'s replays would pay for the
@@ -155,19 +184,30 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 if soon >= 0 { prefetch(soon, entry: true) }
                 scored.prefetch(entryOf: soon, slotOf: later)
                 if later >= 0 { fixed?.prefetchSlot(of: later) }
-                uniqueRequest(objects[k], size: sizes[k], time: times[k])
+                uniqueRequest(k, of: objects, sizes, times, counted)
             }
         } else if fixed != nil || counts != nil {
             for k in 0..<objects.count {
                 if k + d < objects.count { prefetch(objects[k + d], entry: true) }
                 if k + 2 * d < objects.count { fixed?.prefetchSlot(of: objects[k + 2 * d]) }
-                uniqueRequest(objects[k], size: sizes[k], time: times[k])
+                uniqueRequest(k, of: objects, sizes, times, counted)
             }
         } else {
             for k in 0..<objects.count {
                 if k + d < objects.count { prefetch(objects[k + d], entry: false) }
-                uniqueRequest(objects[k], size: sizes[k], time: times[k])
+                uniqueRequest(k, of: objects, sizes, times, counted)
             }
+        }
+    }
+
+    /// Request `k` of a batch: the entry with counts when it has them.
+    @inlinable @inline(__always)
+    mutating func uniqueRequest(_ k: Int, of objects: UnsafeBufferPointer<Int32>, _ sizes: UnsafeBufferPointer<Int>, _ times: UnsafeBufferPointer<Int>,
+                                _ counted: (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)?) {
+        if let counted {
+            uniqueRequest(objects[k], size: sizes[k], time: times[k], counted: (counted.counts[k], counted.log2Counts[k]))
+        } else {
+            uniqueRequest(objects[k], size: sizes[k], time: times[k])
         }
     }
 
@@ -205,6 +245,18 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     /// One request, the indexes' storage already unique (`makeIndexesUnique`).
     @inlinable mutating func uniqueRequest(_ object: Int32, size: Int, time: Int) {
+        uniqueRequest(object, size: size, time: time, counted: nil)
+    }
+
+    /// `uniqueRequest(_:size:time:)` with the decayed count its open leaves and its log2, when the reader computed them
+    /// (`DecayedCountStage`). (Two entries to one body inlined in each, so that a replay given no counts tests none: 8
+    /// instructions a request of `lru`'s at the gate.)
+    @inlinable mutating func uniqueRequest(_ object: Int32, size: Int, time: Int, counted: (count: Double, log2Count: Double)) {
+        uniqueRequest(object, size: size, time: time, counted: Optional(counted))
+    }
+
+    @inlinable @inline(__always)
+    mutating func uniqueRequest(_ object: Int32, size: Int, time: Int, counted: (count: Double, log2Count: Double)?) {
         precondition(object >= 0, "CacheReplay: object ids are numbers from 0")   // (the readers number them so)
         let o = Int(object)
         if o >= objects.count { grow(to: o + 1 + min(Self.growthSlack, objects.count)) }
@@ -228,7 +280,14 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if objects[o].firstUseTime == Int.max { objects[o].firstUseTime = time }
         objects[o].lastUseSequence = useSequence
         useSequence &+= 1
-        _policy.didOpenInPlace(object, at: time)   // (`makeIndexesUnique` made its state unique)
+        // (`makeIndexesUnique` made its state unique.) The stage's count holds for an object that fits (its rule of opens).
+        if let counted, size <= capacityBytes {
+            _policy.didOpenInPlace(object, at: time, count: counted.count)
+            currentLog2Count = counted.log2Count
+        } else {
+            _policy.didOpenInPlace(object, at: time)
+            currentLog2Count = .nan
+        }
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
             _counters.hits += 1
@@ -329,14 +388,15 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     return
                 }
                 objects[o].staleScore = false
-                place(object, score: score, sequence: sequence, at: time)
+                place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count)
             }
         }
     }
 
     /// Stores a score that decays (not `isConstant`) in its index: the heap of plain decaying counts when it
     /// `accepts` it, the index of crossing scores otherwise; out of the other one if it was there.
-    @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+    /// `log2Count`: log2(score.count) when known (`currentLog2Count`), NaN otherwise.
+    @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int, log2Count: Double = .nan) {
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
             if scoring && scored.contains(object) {
                 scored.remove(object, at: time)
@@ -346,7 +406,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 counts = DecayingCountHeap()
                 counts?.grow(to: objects.count)
             }
-            counts?.set(object, score: score, sequence: sequence)
+            counts?.set(object, score: score, sequence: sequence, log2Count: log2Count)
         } else {
             if counts?.contains(object) == true {
                 counts?.remove(object)

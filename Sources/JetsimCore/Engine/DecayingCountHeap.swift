@@ -220,10 +220,15 @@ struct DecayingCountHeap {
     @inlinable static func tolerance(_ key: Double) -> Double { 0x1p-30 + (abs(key) + 256) * 0x1p-40 }
 
     /// The ordering key of a count at `since`.
-    @inlinable func key(count: Double, since: Int) -> Double { log2(count) + Double(since - base) / halfLife }
+    @inlinable func key(count: Double, since: Int) -> Double { key(log2Count: log2(count), since: since) }
 
-    /// Gives `id` its score (`accepts(score)`) and tie-break: an update for a member, an insertion otherwise.
-    @usableFromInline mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64) {
+    /// The ordering key of a count whose log2 is `log2Count`, at `since`.
+    @inlinable func key(log2Count: Double, since: Int) -> Double { log2Count + Double(since - base) / halfLife }
+
+    /// Gives `id` its score (`accepts(score)`) and tie-break: an update for a member, an insertion otherwise. `log2Count`:
+    /// log2(score.count) as libm computes it, when the caller has it (`DecayedCountStage` computes it on the reader's
+    /// thread); NaN, the heap computes it.
+    @usableFromInline mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, log2Count: Double = .nan) {
         assert(Self.accepts(score, halfLife: halfLife), "DecayingCountHeap: not a plain decaying count with the heap's half-life")
         if halfLife == 0 {
             halfLife = score.halfLifeMicros
@@ -235,7 +240,8 @@ struct DecayingCountHeap {
         members[i].count = score.count
         members[i].since = score.since
         members[i].sequence = sequence
-        let node = Node(key: key(count: score.count, since: score.since), id: id)
+        assert(log2Count.isNaN || log2Count == log2(score.count), "DecayingCountHeap: a log2 that is not the count's")
+        let node = Node(key: key(log2Count: log2Count.isNaN ? log2(score.count) : log2Count, since: score.since), id: id)
         FourAryHeap.place(node, at: Int(members[i].position), rootVacated: &rootVacated, in: &nodes, members: &members)
         _checkInvariants()
     }

@@ -43,6 +43,12 @@ public struct CostPolicy: EvictionPolicy {
 
     @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int) { frequency.recordInPlace(app, at: time) }
 
+    @inlinable public var decayedCountHalfLifeMicros: Double? { frequency.halfLifeMicros }
+
+    @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double) {
+        frequency.setInPlace(app, count: count, at: time)
+    }
+
     /// Expected relaunch cost per (byte^alpha) freed.
     public func value(_ c: KillCandidate, at time: Int) -> Double {
         (frequency.value(c.app, at: time) + 1) * Double(c.relaunchCostMillis) / freedWeight(c.footprintBytes)

@@ -59,6 +59,22 @@ struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: 
         uses[i] = (count: v, since: time)
     }
 
+    /// `recordInPlace` with its result known: `count` is what it would store (`DecayedCountStage` computes it ahead, on the
+    /// reader's thread, with this type's own `recordInPlace`; debug builds recompute it here and require the same double).
+    @inlinable @inline(__always) mutating func setInPlace(_ app: Int32, count: Double, at time: Int) {
+        let i = Int(app)
+        if i >= uses.count { uses.extend(to: i + 1, with: (count: 0, since: 0)) }
+        #if DEBUG
+        let u = DecayingScore(count: uses[i].count, since: uses[i].since, halfLifeMicros: halfLifeMicros)
+        let own = u.decayedCount(at: time) + 1
+        precondition(own == count, "DecayedFrequency: app \(app)'s count at \(time) is \(own), not the \(count) computed ahead")
+        #endif
+        uses[i] = (count: count, since: time)
+    }
+
+    /// The count as of `app`'s last open (0 if never opened), read after `recordInPlace` by `DecayedCountStage`.
+    @inlinable @inline(__always) func lastCount(_ app: Int32) -> Double { uses[Int(app)].count }
+
     /// `DecayingScore.decayFactor(overGap: gap, halfLifeMicros:)`, from the memo when it holds the gap.
     @inlinable @inline(__always) mutating func decay(overGap gap: Int) -> Double {
         if decays.count == 0 { decays.extend(to: Self.decayMemoSize, with: (gap: 0, factor: 1)) }

@@ -59,6 +59,16 @@ public protocol EvictionPolicy: Sendable {
     /// is written in place (`lfu`'s and `cost`'s counts) then skips its copy-on-write check, a runtime call (the cache
     /// replay makes the state unique once a batch of requests). The same result as `didOpen`; the default calls it.
     mutating func didOpenInPlace(_ app: Int32, at time: Int)
+    /// For a policy whose per-app state is a decayed use count and nothing else (`DecayedFrequency`: an open adds 1 to
+    /// the count decayed to its time; `lfu`'s and `cost`'s), its half-life in µs. Such a state is a function of the opens
+    /// alone, so `cachesim`'s reader computes it ahead, on its own thread, once for every cell of that half-life
+    /// (`DecayedCountStage`), and each cell's replay hands the policy the count (`didOpenInPlace(_:at:count:)`) instead of
+    /// having it decay and add. nil, the default: the policy computes its own state.
+    var decayedCountHalfLifeMicros: Double? { get }
+    /// `didOpenInPlace(_:at:)` when the count that open leaves is known (`DecayedCountStage`, bit for bit what the
+    /// policy's own arithmetic gives: debug builds check it). Only asked of a policy with `decayedCountHalfLifeMicros`;
+    /// the default ignores the count.
+    mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double)
 }
 
 extension EvictionPolicy {
@@ -71,6 +81,8 @@ extension EvictionPolicy {
     public mutating func reserveState(forApps count: Int) {}
     public mutating func makeStateUnique() {}
     public mutating func didOpenInPlace(_ app: Int32, at time: Int) { didOpen(app, at: time) }
+    public var decayedCountHalfLifeMicros: Double? { nil }
+    public mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double) { didOpenInPlace(app, at: time) }
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }

@@ -32,6 +32,12 @@ public struct LFUPolicy: EvictionPolicy {
 
     @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int) { frequency.recordInPlace(app, at: time) }
 
+    @inlinable public var decayedCountHalfLifeMicros: Double? { frequency.halfLifeMicros }
+
+    @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double) {
+        frequency.setInPlace(app, count: count, at: time)
+    }
+
     public mutating func selectVictim(among candidates: [KillCandidate], context: KillContext) -> Int? {
         let f = candidates.map { frequency.value($0.app, at: context.now) }
         var best = 0

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The decayed use counts a request stream leaves, for one half-life, by request: what `cachesim`'s reader computes
+/// ahead (`DecayedCountStage`) for the cells whose policy keeps such a count (`EvictionPolicy.decayedCountHalfLifeMicros`:
+/// `lfu`, `cost`), so that their replays store a count instead of decaying and adding (`CacheReplay.requests`).
+///
+/// Invariant: `counts` and `log2Counts` have one entry per request of the batch they were filled for; `log2Counts[k]` is
+/// `log2(counts[k])` as libm computes it (the first term of `DecayingCountHeap`'s key).
+public struct DecayedCountColumn: Sendable {
+    public let halfLifeMicros: Double
+    /// The count request k's open leaves (`DecayedFrequency.recordInPlace`'s double); for a request that repeats the one
+    /// before, which opens nothing, the count as it stands.
+    public internal(set) var counts: [Double] = []
+    public internal(set) var log2Counts: [Double] = []
+
+    public init(halfLifeMicros: Double) { self.halfLifeMicros = halfLifeMicros }
+
+    /// Empties both columns, keeping their storage.
+    public mutating func removeAll() {
+        counts.removeAll(keepingCapacity: true)
+        log2Counts.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Computes `DecayedCountColumn`s over a stream, batch after batch, on the reader's thread: the trace-only part of `lfu`'s
+/// and `cost`'s state, once for every cell of a half-life, where each cell's replay would compute it again (an exp2 or a
+/// lookup of the decay memo, and the key's log2, per request).
+///
+/// The rule of opens is the cache replay's (`CacheReplay.uniqueRequest`): a request opens its object unless that object
+/// is the foreground one and resident, which for an object no larger than the cache is exactly when it was the request
+/// before's (such an object is admitted at its miss, and the foreground object is never a victim). The replay uses a
+/// column only for objects that fit its cache (`size ≤ capacityBytes`); an object larger than the cache is never
+/// admitted, so each of its requests opens it, and the replay computes its count itself. The arithmetic is the policy's
+/// own (`DecayedFrequency.recordInPlace`), so each count is the double the policy would store (debug builds check it:
+/// `DecayedFrequency.setInPlace`).
+public struct DecayedCountStage {
+    @usableFromInline var frequency: DecayedFrequency
+    /// The object of the request before (-1 at the start).
+    @usableFromInline var previous: Int32 = -1
+
+    public init(halfLifeMicros: Double) { frequency = DecayedFrequency(halfLifeMicros: halfLifeMicros) }
+
+    public var halfLifeMicros: Double { frequency.halfLifeMicros }
+
+    /// Makes room for object ids below `count` at once (`CacheReplay.reserve(objects:)`).
+    public mutating func reserve(objects count: Int) { frequency.reserve(count) }
+
+    /// Refills `column` (of this stage's half-life) for the requests `objects` at `times`, the stream's next ones.
+    public mutating func fill(_ column: inout DecayedCountColumn, objects: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Int>) {
+        precondition(column.halfLifeMicros == frequency.halfLifeMicros && objects.count == times.count,
+                     "DecayedCountStage: a column of another half-life, or columns of different lengths")
+        frequency.makeUnique()
+        // Sized first, then written in place, each entry once: no append's checks a request, and the columns' storage
+        // is kept from batch to batch.
+        column.removeAll()
+        column.counts.append(contentsOf: repeatElement(0, count: objects.count))
+        column.log2Counts.append(contentsOf: repeatElement(0, count: objects.count))
+        column.counts.withUnsafeMutableBufferPointer { counts in
+            column.log2Counts.withUnsafeMutableBufferPointer { log2Counts in
+                fill(counts: counts, log2Counts: log2Counts, objects: objects, times: times)
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func fill(counts: UnsafeMutableBufferPointer<Double>, log2Counts: UnsafeMutableBufferPointer<Double>,
+                       objects: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Int>) {
+        let d = 12   // (as the replay's prefetch distance: the counts are indexed by a random object id)
+        for k in 0..<objects.count {
+            let object = objects[k]
+            precondition(object >= 0, "DecayedCountStage: object ids are numbers from 0")   // (the readers number them so)
+            if k + d < objects.count { frequency.prefetch(objects[k + d]) }
+            if object != previous { frequency.recordInPlace(object, at: times[k]) }
+            previous = object
+            let count = frequency.lastCount(object)
+            counts[k] = count
+            log2Counts[k] = log2(count)
+        }
+    }
+}
