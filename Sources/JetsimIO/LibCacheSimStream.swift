@@ -14,7 +14,7 @@ public struct RequestBatch {
     public private(set) var times: [Int] = []
     /// The decayed use counts of these requests for the half-lives some cell's policy keeps, when the reader computed
     /// them (`fillDecayedCounts`); each column's length is the batch's then, 0 before.
-    public private(set) var decayedCounts: [DecayedCountColumn] = []
+    public internal(set) var decayedCounts: [DecayedCountColumn] = []
     public let capacity: Int
 
     public init(capacity: Int = 1 << 16) {
@@ -26,7 +26,7 @@ public struct RequestBatch {
 
     public var count: Int { objects.count }
 
-    /// The bytes its storage holds (what a kept batch costs).
+    /// The bytes its requests' storage holds (what a kept batch costs: it has no decayed counts while kept).
     public var memoryBytes: Int {
         objects.capacity * MemoryLayout<Int32>.stride + (sizes.capacity + times.capacity) * MemoryLayout<Int>.stride
     }
@@ -41,8 +41,8 @@ public struct RequestBatch {
     /// Computes the decayed counts of these requests with `stages`, the stream's, one column each (the reader's thread
     /// calls this once a batch, in stream order).
     public mutating func fillDecayedCounts(_ stages: inout [DecayedCountStage]) {
-        if decayedCounts.map(\.halfLifeMicros) != stages.map(\.halfLifeMicros) {
-            decayedCounts = stages.map { DecayedCountColumn(halfLifeMicros: $0.halfLifeMicros) }
+        if decayedCounts.count != stages.count || !zip(decayedCounts, stages).allSatisfy({ $0.halfLifeMicros == $1.halfLifeMicros }) {
+            decayedCounts = stages.map { DecayedCountColumn(halfLifeMicros: $0.halfLifeMicros) }   // once a batch's first fill
         }
         objects.withUnsafeBufferPointer { objects in
             times.withUnsafeBufferPointer { times in

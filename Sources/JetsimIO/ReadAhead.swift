@@ -10,7 +10,8 @@ import Synchronization
 /// (`EventSource.readingAhead`).
 ///
 /// Batches are swapped, never copied: `next(into:)` gives the caller the filled batch and the reader the caller's
-/// previous one to refill, so three batches circulate and nothing is allocated once they have grown.
+/// previous one to refill, so three batches circulate and nothing is allocated once they have grown (their decayed
+/// counts' columns included).
 ///
 /// Invariant: each slot is owned either by the reader (from a `free` signal until its `filled` signal) or by the
 /// caller (from `filled` until the caller signals `free`); the semaphores order every access to it, and to `failure`.
@@ -102,22 +103,27 @@ extension ReadAhead where Batch == RequestBatch {
     /// not `stoppingWhenSlower` (`DecayedCountStages`).
     public convenience init(requests stream: LibCacheSimStream, batchCapacity: Int = 1 << 16, decayedCounts halfLives: [Double] = [],
                             stoppingWhenSlower: Bool = true) {
-        let stages = DecayedCountStages(halfLives, stoppingWhenSlower: stoppingWhenSlower)
-        self.init(empty: { RequestBatch(capacity: batchCapacity) }, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in
+        self.init(empty: { RequestBatch(capacity: batchCapacity) }, decayedCounts: halfLives, stoppingWhenSlower: stoppingWhenSlower) {
+            (batch: inout RequestBatch) throws(InputError) -> Bool in
             if batch.capacity != batchCapacity { batch = RequestBatch(capacity: batchCapacity) }   // the caller's first, once
-            guard try stream.next(into: &batch) else { return false }
-            stages.fill(&batch)
-            return true
-        }, waits: halfLives.isEmpty || !stoppingWhenSlower ? nil : stages.waits)
+            return try stream.next(into: &batch)
+        }
     }
 
     /// Requests a first pass kept in memory (`LibCacheSimStream.workingSet(…, keepingAtMost:)`), handed out in order,
     /// each let go of once handed out, with its decayed counts for `halfLives` (as `init(requests:…)`).
     public convenience init(kept batches: [RequestBatch], decayedCounts halfLives: [Double] = [], stoppingWhenSlower: Bool = true) {
         let kept = KeptBatches(batches)
+        self.init(empty: { RequestBatch(capacity: 1) }, decayedCounts: halfLives, stoppingWhenSlower: stoppingWhenSlower) {
+            (batch: inout RequestBatch) throws(InputError) -> Bool in kept.next(into: &batch)
+        }
+    }
+
+    /// Batches from `next`, each given its decayed counts by the stages of `halfLives` once it is read.
+    private convenience init(empty: () -> RequestBatch, decayedCounts halfLives: [Double], stoppingWhenSlower: Bool, next: @escaping Fill) {
         let stages = DecayedCountStages(halfLives, stoppingWhenSlower: stoppingWhenSlower)
-        self.init(empty: { RequestBatch(capacity: 1) }, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in
-            guard kept.next(into: &batch) else { return false }
+        self.init(empty: empty, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in
+            guard try next(&batch) else { return false }
             stages.fill(&batch)
             return true
         }, waits: halfLives.isEmpty || !stoppingWhenSlower ? nil : stages.waits)
@@ -183,7 +189,13 @@ private final class KeptBatches: @unchecked Sendable {
 
     func next(into batch: inout RequestBatch) -> Bool {
         guard index < batches.count else { return false }
+        // The decayed counts' storage goes on to the next batch, emptied (refilled in place, or left empty once the stages
+        // stop: a column of the old counts would pass for the new batch's when the two are of a length).
+        var columns = batch.decayedCounts
+        batch.decayedCounts = []
+        for c in columns.indices { columns[c].removeAll() }
         batch = batches[index]
+        batch.decayedCounts = columns
         batches[index] = RequestBatch(capacity: 1)
         index += 1
         return true

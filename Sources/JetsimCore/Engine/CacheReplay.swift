@@ -138,6 +138,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable
     public mutating func request(_ object: Int32, size: Int, time: Int) {
         makeIndexesUnique()
+        currentLog2Count = .nan
         uniqueRequest(object, size: size, time: time)
     }
 
@@ -151,10 +152,12 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// `requests(objects:sizes:times:)` with the decayed counts the requests leave, computed ahead for the policy's
     /// half-life (`DecayedCountStage`, nil when the reader computed none): the policy stores each count
     /// (`EvictionPolicy.didOpenInPlace(_:at:count:)`) instead of computing it, and the heap of counts takes the log2 of
-    /// it, for objects that fit the cache (the stage's rule of opens holds for those). The same results.
+    /// it, for objects that fit the cache (the stage's rule of opens holds for those). The same results, provided the
+    /// stage has seen exactly the requests this replay has, in order (`cachesim`'s reader feeds both the same stream;
+    /// debug builds check every count against the policy's own arithmetic).
     @inlinable
     public mutating func requests(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>,
-                                  counted: (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)?) {
+                                  counted: DecayedCountColumn.Buffers?) {
         precondition(sizes.count == objects.count && times.count == objects.count, "CacheReplay: a batch's columns differ in length")
         precondition(counted.map { $0.counts.count == objects.count && $0.log2Counts.count == objects.count } ?? true,
                      "CacheReplay: the decayed counts are not the batch's")
@@ -165,6 +168,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if let counted {
             replay(objects: objects, sizes: sizes, times: times, counted: counted)
         } else {
+            currentLog2Count = .nan   // (no open of this batch sets it)
             replay(objects: objects, sizes: sizes, times: times, counted: nil)
         }
     }
@@ -172,7 +176,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// The loops of `requests`, the storage unique.
     @inlinable @inline(__always)
     mutating func replay(objects: UnsafeBufferPointer<Int32>, sizes: UnsafeBufferPointer<Int>, times: UnsafeBufferPointer<Int>,
-                         counted: (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)?) {
+                         counted: DecayedCountColumn.Buffers?) {
         let d = Self.prefetchDistance
         // Three loops, so that each replay asks a request's hints only of the indexes it may use (an index made during
         // the batch has its entries prefetched from the next batch on): `lfu`'s and `largest`'s replays would pay for the
@@ -203,7 +207,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Request `k` of a batch: the entry with counts when it has them.
     @inlinable @inline(__always)
     mutating func uniqueRequest(_ k: Int, of objects: UnsafeBufferPointer<Int32>, _ sizes: UnsafeBufferPointer<Int>, _ times: UnsafeBufferPointer<Int>,
-                                _ counted: (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)?) {
+                                _ counted: DecayedCountColumn.Buffers?) {
         if let counted {
             uniqueRequest(objects[k], size: sizes[k], time: times[k], counted: (counted.counts[k], counted.log2Counts[k]))
         } else {
@@ -249,8 +253,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// `uniqueRequest(_:size:time:)` with the decayed count its open leaves and its log2, when the reader computed them
-    /// (`DecayedCountStage`). (Two entries to one body inlined in each, so that a replay given no counts tests none: 8
-    /// instructions a request of `lru`'s at the gate.)
+    /// (`DecayedCountStage`). (Two entries to one body inlined in each, so that a replay given no counts tests none and
+    /// stores no log2: 10 instructions a request of `lru`'s at the gate.)
     @inlinable mutating func uniqueRequest(_ object: Int32, size: Int, time: Int, counted: (count: Double, log2Count: Double)) {
         uniqueRequest(object, size: size, time: time, counted: Optional(counted))
     }
@@ -281,12 +285,16 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         objects[o].lastUseSequence = useSequence
         useSequence &+= 1
         // (`makeIndexesUnique` made its state unique.) The stage's count holds for an object that fits (its rule of opens).
-        if let counted, size <= capacityBytes {
-            _policy.didOpenInPlace(object, at: time, count: counted.count)
-            currentLog2Count = counted.log2Count
+        if let counted {
+            if size <= capacityBytes {
+                _policy.didOpenInPlace(object, at: time, count: counted.count)
+                currentLog2Count = counted.log2Count
+            } else {
+                _policy.didOpenInPlace(object, at: time)
+                currentLog2Count = .nan
+            }
         } else {
-            _policy.didOpenInPlace(object, at: time)
-            currentLog2Count = .nan
+            _policy.didOpenInPlace(object, at: time)   // (`currentLog2Count` is NaN through a batch without counts)
         }
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
@@ -306,6 +314,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // decides ties and random draws).
         if scans { resident.insert(o) }
         guard size <= capacityBytes, makeRoom(for: size, at: time) else {
+            // The stage's counts hold only while an object that fits is always admitted (`DecayedCountStage`).
+            precondition(counted == nil || size > capacityBytes, "CacheReplay: a policy that keeps a decayed count refused every victim")
             _counters.notAdmitted += 1   // the engine kills it at once: no foreground app is left
             current = -1
             if scans { resident.remove(o) }

@@ -11,6 +11,9 @@ import Darwin
 /// Invariant: `counts` and `log2Counts` have one entry per request of the batch they were filled for; `log2Counts[k]` is
 /// `log2(counts[k])` as libm computes it (the first term of `DecayingCountHeap`'s key).
 public struct DecayedCountColumn: Sendable {
+    /// A batch's columns as the replay reads them (`CacheReplay.requests(objects:sizes:times:counted:)`).
+    public typealias Buffers = (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)
+
     public let halfLifeMicros: Double
     /// The count request k's open leaves (`DecayedFrequency.recordInPlace`'s double); for a request that repeats the one
     /// before, which opens nothing, the count as it stands.
@@ -32,7 +35,9 @@ public struct DecayedCountColumn: Sendable {
 ///
 /// The rule of opens is the cache replay's (`CacheReplay.uniqueRequest`): a request opens its object unless that object
 /// is the foreground one and resident, which for an object no larger than the cache is exactly when it was the request
-/// before's (such an object is admitted at its miss, and the foreground object is never a victim). The replay uses a
+/// before's: such an object is admitted at its miss, since a policy that keeps a decayed count scores every candidate
+/// and so never refuses a victim (`EvictionPolicy.decayedCountHalfLifeMicros`; the replay checks it), and the
+/// foreground object is never a victim. The replay uses a
 /// column only for objects that fit its cache (`size ≤ capacityBytes`); an object larger than the cache is never
 /// admitted, so each of its requests opens it, and the replay computes its count itself. The arithmetic is the policy's
 /// own (`DecayedFrequency.recordInPlace`), so each count is the double the policy would store (debug builds check it:
@@ -45,9 +50,6 @@ public struct DecayedCountStage {
     public init(halfLifeMicros: Double) { frequency = DecayedFrequency(halfLifeMicros: halfLifeMicros) }
 
     public var halfLifeMicros: Double { frequency.halfLifeMicros }
-
-    /// Makes room for object ids below `count` at once (`CacheReplay.reserve(objects:)`).
-    public mutating func reserve(objects count: Int) { frequency.reserve(count) }
 
     /// Refills `column` (of this stage's half-life) for the requests `objects` at `times`, the stream's next ones.
     public mutating func fill(_ column: inout DecayedCountColumn, objects: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Int>) {

@@ -63,7 +63,9 @@ public protocol EvictionPolicy: Sendable {
     /// the count decayed to its time; `lfu`'s and `cost`'s), its half-life in µs. Such a state is a function of the opens
     /// alone, so `cachesim`'s reader computes it ahead, on its own thread, once for every cell of that half-life
     /// (`DecayedCountStage`), and each cell's replay hands the policy the count (`didOpenInPlace(_:at:count:)`) instead of
-    /// having it decay and add. nil, the default: the policy computes its own state.
+    /// having it decay and add. Such a policy must score every candidate (`decayingScore` never nil), so that it never
+    /// refuses a victim: the stage's rule of opens counts on an object that fits the cache being admitted (the replay
+    /// traps otherwise). nil, the default: the policy computes its own state.
     var decayedCountHalfLifeMicros: Double? { get }
     /// `didOpenInPlace(_:at:)` when the count that open leaves is known (`DecayedCountStage`, bit for bit what the
     /// policy's own arithmetic gives: debug builds check it). Only asked of a policy with `decayedCountHalfLifeMicros`;
