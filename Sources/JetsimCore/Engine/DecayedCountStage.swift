@@ -37,11 +37,13 @@ public struct DecayedCountColumn: Sendable {
 /// is the foreground one and resident, which for an object no larger than the cache is exactly when it was the request
 /// before's: such an object is admitted at its miss, since a policy that keeps a decayed count scores every candidate
 /// and so never refuses a victim (`EvictionPolicy.decayedCountHalfLifeMicros`; the replay checks it), and the
-/// foreground object is never a victim. The replay uses a
-/// column only for objects that fit its cache (`size ≤ capacityBytes`); an object larger than the cache is never
-/// admitted, so each of its requests opens it, and the replay computes its count itself. The arithmetic is the policy's
-/// own (`DecayedFrequency.recordInPlace`), so each count is the double the policy would store (debug builds check it:
-/// `DecayedFrequency.setInPlace`).
+/// foreground object is never a victim. The replay uses a column only for objects that fit its cache
+/// (`size ≤ capacityBytes`); an object larger than the cache is never admitted, so each of its requests opens it, and the
+/// replay computes its count itself. The arithmetic is the policy's own (`DecayedFrequency.recordInPlace`), so each count
+/// is the double the policy would store (debug builds check it: `DecayedFrequency.setInPlace`).
+///
+/// The log2 serves `lfu`'s heap only (`cost`'s index does not take it): a half-life of `cost` cells alone computes it
+/// for nothing, on the reader's thread.
 public struct DecayedCountStage {
     @usableFromInline var frequency: DecayedFrequency
     /// The object of the request before (-1 at the start).

@@ -72,7 +72,8 @@ struct DecayedFrequency: @unchecked Sendable {   // (written only while unique: 
         uses[i] = (count: count, since: time)
     }
 
-    /// The count as of `app`'s last open (0 if never opened), read after `recordInPlace` by `DecayedCountStage`.
+    /// The count as of `app`'s last open, read after `recordInPlace(app, …)` by `DecayedCountStage` (unchecked: `app`
+    /// must have been recorded).
     @inlinable @inline(__always) func lastCount(_ app: Int32) -> Double { uses[Int(app)].count }
 
     /// `DecayingScore.decayFactor(overGap: gap, halfLifeMicros:)`, from the memo when it holds the gap.
