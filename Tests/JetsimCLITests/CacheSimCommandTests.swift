@@ -57,6 +57,27 @@ import Testing
         #expect(a.replacingOccurrences(of: "t.csv,", with: "t.csv.gz,") == (try String(contentsOfFile: dir + "/b/cache.csv", encoding: .utf8)))
     }
 
+    /// `lfu`'s and `cost`'s decayed counts computed on the reader's thread, in each cell, or as the clock decides
+    /// (`--decayed-counts`), from the file and from the requests a working-set pass kept: the same bytes.
+    @Test func decayedCountsGiveTheSameBytesWhereverTheyAreComputed() throws {
+        let dir = try scratch()
+        let path = try Self.trace(in: dir)
+        for capacity in ["20000,60KB", "10%,50%"] {
+            var outputs: [String] = []
+            for where_ in ["reader", "replay", "auto"] {
+                let out = "\(dir)/\(where_)-\(capacity.hasSuffix("%") ? "share" : "bytes")"
+                let r = try CLI.run(["cachesim", "--trace", path, "--capacity", capacity, "--policy", "lfu,cost,lfu:half_life_h=0.001",
+                                     "--decayed-counts", where_, "--jobs", "2", "--out", out, "--quiet"])
+                #expect(r.status == 0, "\(r.stderr)")
+                outputs.append(try String(contentsOfFile: out + "/cache.csv", encoding: .utf8))
+            }
+            #expect(outputs.count == 3 && Set(outputs).count == 1, "\(capacity)")
+            #expect(try Self.rows("\(dir)/reader-\(capacity.hasSuffix("%") ? "share" : "bytes")/cache.csv").contains { $0["not_admitted"] != "0" })
+        }
+        let bad = try CLI.run(["cachesim", "--trace", path, "--capacity", "20000", "--decayed-counts", "elsewhere", "--out", dir + "/bad"])
+        #expect(bad.status == 64 && !FileManager.default.fileExists(atPath: dir + "/bad"), "\(bad.stderr)")
+    }
+
     @Test func sharesOfTheWorkingSetAreRoundedDownBytes() throws {
         let dir = try scratch()
         let path = try Self.trace(in: dir)
