@@ -35,6 +35,12 @@ public struct RequestBatch {
         objects.removeAll(keepingCapacity: true)
         sizes.removeAll(keepingCapacity: true)
         times.removeAll(keepingCapacity: true)
+        emptyDecayedCounts()
+    }
+
+    /// Empties the decayed counts' columns, keeping their storage: a column of old counts would pass for the batch's
+    /// once it holds as many requests again.
+    mutating func emptyDecayedCounts() {
         for c in decayedCounts.indices { decayedCounts[c].removeAll() }
     }
 

@@ -53,13 +53,7 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
         DispatchQueue(label: "jetsim.read-ahead").async { [self] in
             var index = 0
             while true {
-                if let waits {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    free.wait()
-                    waits.reader.add(DispatchTime.now().uptimeNanoseconds &- start, ordering: .relaxed)
-                } else {
-                    free.wait()
-                }
+                if let waits { waits.wait(on: free, .reader) } else { free.wait() }
                 let slot = slots[index]
                 var more = false
                 do throws(InputError) { more = try fill(&slot.batch) } catch { failure = error }
@@ -77,13 +71,7 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
         if done { return false }
         let first = !started
         if first { startReader() }
-        if let waits, !first {   // (every consumer waits for the first batch: not counted)
-            let start = DispatchTime.now().uptimeNanoseconds
-            filled.wait()
-            waits.consumer.add(DispatchTime.now().uptimeNanoseconds &- start, ordering: .relaxed)
-        } else {
-            filled.wait()
-        }
+        if let waits, !first { waits.wait(on: filled, .consumer) } else { filled.wait() }   // (every consumer waits for the first batch: not counted)
         let slot = slots[current]
         if slot.finished {
             done = true
@@ -138,6 +126,19 @@ public final class ReadAheadWaits: Sendable {
 
     public init() {}
 
+    enum Side { case reader, consumer }
+
+    /// Waits on `semaphore`, adding the time to `side`'s.
+    func wait(on semaphore: DispatchSemaphore, _ side: Side) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        semaphore.wait()
+        let waited = DispatchTime.now().uptimeNanoseconds &- start
+        switch side {
+        case .reader: reader.add(waited, ordering: .relaxed)
+        case .consumer: consumer.add(waited, ordering: .relaxed)
+        }
+    }
+
     /// How much longer the consumer has waited than the reader (negative: shorter), in ns: how far the reader is the
     /// slower side.
     public var readerBehind: Int64 {
@@ -189,11 +190,9 @@ private final class KeptBatches: @unchecked Sendable {
 
     func next(into batch: inout RequestBatch) -> Bool {
         guard index < batches.count else { return false }
-        // The decayed counts' storage goes on to the next batch, emptied (refilled in place, or left empty once the stages
-        // stop: a column of the old counts would pass for the new batch's when the two are of a length).
-        var columns = batch.decayedCounts
-        batch.decayedCounts = []
-        for c in columns.indices { columns[c].removeAll() }
+        // The decayed counts' storage goes on to the next batch, emptied (refilled in place, or left empty once the stages stop).
+        batch.emptyDecayedCounts()
+        let columns = batch.decayedCounts
         batch = batches[index]
         batch.decayedCounts = columns
         batches[index] = RequestBatch(capacity: 1)
