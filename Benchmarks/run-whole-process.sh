@@ -59,9 +59,9 @@ fi
 # Runs one mode into $work/out-MODE (base-MODE: the baseline build on its own workloads); prints its wall time in
 # microseconds.
 run() {
-    local mode=$1 out="$work/out-$1" start end binary=$JETSIM dir=$work
+    local mode=$1 out="$work/out-$1" start end binary=$JETSIM dir=$work/
     local -a args
-    case $mode in base-*) binary=$BASELINE; dir=$work/base- ;; *) dir=$work/ ;; esac
+    case $mode in base-*) binary=$BASELINE; dir=$work/base- ;; esac
     case ${mode#base-} in
         default) args=(--apps "${dir}W/apps.csv" --trace "${dir}W/trace.csv") ;;
         hourly) args=(--apps "${dir}W/apps.csv" --trace "${dir}W/trace.csv" --sample-interval 1h) ;;
