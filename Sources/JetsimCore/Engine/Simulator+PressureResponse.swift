@@ -226,12 +226,6 @@ extension Simulator {
     /// - the candidate is the first of band 0 in list order, the oldest entrant (policy.c:652–729), suspended, not
     ///   frozen, with a footprint of at least `minResidentBytes` (policy.c:446–590), within the day's write budget.
     private mutating func runFreezer() {
-        let dayMicros = 86_400 * Units.microsPerSecond
-        let day = (now - startTime) / dayMicros
-        if day != freezerDay {
-            freezerDay = day
-            freezerDayWritten = 0
-        }
         let woken = freezerWokenByInactivity
         freezerWokenByInactivity = false
         let wanted = available <= limits.freezer && frozenCount < device.freezer.maxFrozen
@@ -245,6 +239,14 @@ extension Simulator {
         let (next, late) = now.addingReportingOverflow(device.freezer.wakeIntervalMicros)
         freezerNextRun = late ? Int.max : next   // after every run of the thread, whatever it found
         guard wanted, suspendedCount - frozenCount > device.freezer.suspendedThreshold, let i = freezerCandidate() else { return }
+        // The day's budget starts afresh on a new day. Only `freeze` reads it, so the day is worked out here, where it
+        // runs, not at every wake-up (a division, in most pressure responses).
+        let dayMicros = 86_400 * Units.microsPerSecond
+        let day = (now - startTime) / dayMicros
+        if day != freezerDay {
+            freezerDay = day
+            freezerDayWritten = 0
+        }
         guard freeze(i) else {
             // The day's write budget is spent: the freezer goes on when the next day's budget starts.
             let offset = (day + 1).multipliedReportingOverflow(by: dayMicros)
