@@ -26,6 +26,11 @@
 #   CPUS=0 bash Benchmarks/run-whole-process.sh                   # every run pinned to these CPUs (taskset -c): on one core
 #                                                                 # the threads cannot overlap, so the times add up to what
 #                                                                 # each mode costs in CPU time, the kernel's writes included
+#   FREEZER=off BASELINE=... bash Benchmarks/run-whole-process.sh  # both builds on iphone-x with the freezer off (or on):
+#                                                                 # like for like, since the default changed in between (the
+#                                                                 # freezer is on by default since issue 18; f39ad60 had it off)
+# With a baseline whose generated traces are the same as this build's, the script also says whether the two builds'
+# reports (kills.csv, apps.csv, timeseries.csv) are byte-identical: a pure speed-up, or a change of results beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-21}
@@ -33,6 +38,8 @@ batches=${BATCHES:-3}
 order=${ORDER:-alternate}
 case $order in alternate | random) ;; *) echo "run-whole-process: ORDER is alternate or random, not $order" >&2; exit 64 ;; esac
 RANDOM=${SEED:-1}
+freezer=${FREEZER:-default}
+case $freezer in default | on | off) ;; *) echo "run-whole-process: FREEZER is on or off, not $freezer" >&2; exit 64 ;; esac
 pin=()
 if [ -n "${CPUS:-}" ]; then
     command -v taskset >/dev/null || { echo "run-whole-process: CPUS needs taskset (util-linux)" >&2; exit 64; }
@@ -44,6 +51,11 @@ if [ -z "${JETSIM:-}" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+device=(--device iphone-x)
+if [ "$freezer" != default ]; then   # a device file every build since the freezer's key reads the same way
+    printf 'base: iphone-x\nfreezer: %s\n' "$([ "$freezer" = on ] && echo true || echo false)" > "$work/device.yaml"
+    device=(--device "$work/device.yaml")
+fi
 "$JETSIM" generate --users 40 --days 30 --apps 100 --seed 7 --out "$work/W" >/dev/null
 "$JETSIM" generate --users 400 --days 30 --apps 100 --seed 7 --out "$work/W2" >/dev/null
 w2_events=$(grep -v '^#' "$work/W2/trace.csv" | tail -n +2 | wc -l)
@@ -69,7 +81,7 @@ run() {
     esac
     rm -rf "$out"
     start=${EPOCHREALTIME/./}
-    "${pin[@]}" "$binary" run --device iphone-x "${args[@]}" --out "$out" --quiet 2> "$work/run.err" || { cat "$work/run.err" >&2; exit 1; }
+    "${pin[@]}" "$binary" run "${device[@]}" "${args[@]}" --out "$out" --quiet 2> "$work/run.err" || { cat "$work/run.err" >&2; exit 1; }
     end=${EPOCHREALTIME/./}
     echo $((end - start))
 }
@@ -78,6 +90,19 @@ run() {
 digest() { cat "$work/out-$1"/* | cksum; }
 
 declare -A first
+# Whether the baseline wrote the reports this build wrote, on the same traces (run once, after the first round).
+same_as_baseline() {
+    local mode f differ=()
+    for f in W/trace.csv W2/trace.csv; do
+        cmp -s "$work/$f" "$work/base-$f" || { echo "the baseline generates other traces: its reports are not compared"; return; }
+    done
+    for mode in w2 default hourly; do
+        for f in kills.csv apps.csv timeseries.csv; do cmp -s "$work/out-$mode/$f" "$work/out-base-$mode/$f" || differ+=("$mode/$f"); done
+    done
+    if ((${#differ[@]} == 0)); then echo "kills.csv, apps.csv and timeseries.csv byte-identical to the baseline's in all three modes"
+    else echo "reports that differ from the baseline's: ${differ[*]}"; fi
+}
+compared=""
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 printf '%-6s %-40s %-38s %s\n' batch "W2, hourly samples, every report" "sampling: medians (per round; fastest)" "W default / hourly, medians"
 # One build's line of a batch: prefix ("" or "base-"), label, W2's events.
@@ -112,6 +137,7 @@ for batch in $(seq "$batches"); do
             if [ -z "${first[$mode]:-}" ]; then first[$mode]=$sum
             elif [ "${first[$mode]}" != "$sum" ]; then echo "run-whole-process: $mode's reports differ between rounds" >&2; exit 1; fi
         done
+        if [ -n "${BASELINE:-}" ] && [ -z "$compared" ]; then compared=$(same_as_baseline); fi
         for b in "${builds[@]}"; do
             d=${took[${b}default]}; h=${took[${b}hourly]}
             echo "$d" >> "$work/${b}default"; echo "$h" >> "$work/${b}hourly"; echo "${took[${b}w2]}" >> "$work/${b}w2"
@@ -127,4 +153,5 @@ for batch in $(seq "$batches"); do
             'BEGIN { printf "%-6s W2: %.2f times the baseline'"'"'s events/s at the medians, %.2f per round (issue 23: 3 M against its 0.66 M, 4.5 times)\n", "", (e / t) / (be / bt), r }'
     fi
 done
-echo "($rounds rounds a batch, $order order${CPUS:+, pinned to CPUs $CPUS}; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"
+echo "($rounds rounds a batch, $order order${CPUS:+, pinned to CPUs $CPUS}, freezer $freezer; W2 has $w2_events events; targets: ≥ 3 M events/s, sampling ≤ +10 %)"
+if [ -n "$compared" ]; then echo "($compared)"; fi
