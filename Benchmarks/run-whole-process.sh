@@ -52,7 +52,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 device=(--device iphone-x)
-if [ "$freezer" != default ]; then   # a device file every build since the freezer's key reads the same way
+if [ "$freezer" != default ]; then   # a device file, which every build since the `freezer:` key reads alike
     printf 'base: iphone-x\nfreezer: %s\n' "$([ "$freezer" = on ] && echo true || echo false)" > "$work/device.yaml"
     device=(--device "$work/device.yaml")
 fi
