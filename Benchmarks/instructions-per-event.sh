@@ -12,6 +12,10 @@
 #
 #   bash Benchmarks/instructions-per-event.sh           # measure; fails when above a threshold by more than 2 %
 #   bash Benchmarks/instructions-per-event.sh --update  # write the measured counts as the new thresholds
+#   bash Benchmarks/instructions-per-event.sh --policies  # no gate: the rules' count for each policy of issue 23's
+#                                                       # targets (hourly samples), and its ratio to `lru`'s: the full
+#                                                       # engine indexes only policies with a ranking key, the others
+#                                                       # scan the resident apps (issue 23: within 2× of `lru`)
 #
 # Needs valgrind and objcopy (Debian: valgrind, binutils). The thresholds live in
 # Benchmarks/Thresholds/instructions-per-event.txt (hourly samples) and instructions-per-event-sampled.txt (60 s
@@ -52,6 +56,17 @@ measure() {
         "$jetsim" run --device iphone-x --apps "$work/gen/apps.csv" --trace "$work/gen/trace.csv" "$@" \
         --out "$work/$name" --quiet 2> "$work/$name.valgrind.log"
 }
+
+if [ "${1:-}" = "--policies" ]; then
+    lru=0
+    for policy in lru fifo xnu random lfu largest cost; do
+        measure "policy-$policy" --policy "$policy" --sample-interval 1h
+        per_event=$(( $(callgrind_inclusive "$work/policy-$policy.out" "$symbol") / events ))
+        [ "$policy" = lru ] && lru=$per_event
+        awk -v p="$policy" -v n="$per_event" -v l="$lru" 'BEGIN { printf "%-8s %5d instructions per event, %.2f× lru\n", p, n, n / l }'
+    done
+    exit 0
+fi
 
 measure hourly --sample-interval 1h
 instructions=$(callgrind_inclusive "$work/hourly.out" "$symbol")
