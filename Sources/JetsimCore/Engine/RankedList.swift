@@ -122,7 +122,7 @@ struct RankedList {
     @inlinable func _checkInvariants() {
         #if DEBUG
         guard count <= 64 else { return }
-        var seen = 0
+        var seen = 0, indexedMajorsLinked = 0
         var previous: Int32 = -1
         var at = head
         while at >= 0 {
@@ -132,20 +132,19 @@ struct RankedList {
             if major >= 0 && major < Self.indexedMajors {
                 let first = previous < 0 || nodes[Int(previous)].key.major != major
                 precondition((firstByMajor[major] == at) == first, "RankedList: first of major \(major) is not \(at)")
+                if first { indexedMajorsLinked += 1 }   // (the order keeps a major's members together)
             }
             previous = at
             at = nodes[Int(at)].next
             seen += 1
         }
         precondition(previous == tail && seen == count, "RankedList: \(seen) linked, \(count) counted")
-        var majors = Set<Int>()
-        at = head
-        while at >= 0 {
-            majors.insert(nodes[Int(at)].key.major)
-            at = nodes[Int(at)].next
-        }
-        let indexed = (0..<Self.indexedMajors).filter { firstByMajor[$0] >= 0 }
-        precondition(Set(indexed) == majors.filter { $0 >= 0 && $0 < Self.indexedMajors }, "RankedList: stale first of a major")
+        // Every linked major's first is recorded (above), so the recorded firsts are exactly those when they are as many.
+        // (Through the storage's pointer: this runs at every change in debug builds, where each subscript retains.)
+        let firsts = firstByMajor.base
+        var recorded = 0
+        for major in 0..<Self.indexedMajors where firsts[major] >= 0 { recorded += 1 }
+        precondition(recorded == indexedMajorsLinked, "RankedList: stale first of a major")
         #endif
     }
 }

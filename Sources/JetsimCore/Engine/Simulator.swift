@@ -569,8 +569,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         var residentBytes = 0, fileBacked = 0, volatile = 0, pool = 0, logical = 0, residentApps = 0, suspended = 0, frozen = 0
         var footprints = 0, frozenBytes = 0
         let page = device.pageSize
-        func aligned(_ v: Int) -> Bool { v >= 0 && v % page == 0 }
-        for (i, a) in apps.enumerated() {
+        // The apps by index through views, and `aligned` outside the generic type: in a debug build a local function
+        // retained its context at each call, `enumerated()` looked up its tuple's metadata at every app and each subscript
+        // retained the storage (most of a debug test's time, since this runs after every event).
+        let aligned = isPageAlignedByteCount
+        let apps = self.apps.view, compressionKey = self.compressionKey.view, residentPosition = resident.position.view
+        for i in 0..<self.apps.count {
+            let a = apps[i]
             residentBytes += a.residentBytes
             fileBacked += a.fileBacked
             volatile += a.volatileBytes
@@ -579,8 +584,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             footprints += a.state == .notRunning ? 0 : a.footprint
             frozenBytes += a.dirtyFrozen
             // Checked one by one: this runs after every event in debug builds, so it must not allocate.
-            if !aligned(a.dirtyResident) || !aligned(a.dirtyCompressed) || !aligned(a.dirtyFrozen) || !aligned(a.compressedPhysical)
-                || !aligned(a.cache) || !aligned(a.purgeable) || !aligned(a.backingStore) || !aligned(a.imageCache) || !aligned(a.fileBacked) {
+            if !aligned(a.dirtyResident, page) || !aligned(a.dirtyCompressed, page) || !aligned(a.dirtyFrozen, page)
+                || !aligned(a.compressedPhysical, page) || !aligned(a.cache, page) || !aligned(a.purgeable, page)
+                || !aligned(a.backingStore, page) || !aligned(a.imageCache, page) || !aligned(a.fileBacked, page) {
                 problems.append("app \(i): a byte count is negative or not page-aligned")
             }
             if a.state == .notRunning {
@@ -593,7 +599,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             } else {
                 residentApps += 1
             }
-            if a.state.isResident != resident.contains(i) { problems.append("app \(i) is missing from the resident set, or stale in it") }
+            if a.state.isResident != (residentPosition[i] >= 0) { problems.append("app \(i) is missing from the resident set, or stale in it") }
             if a.state == .suspended { suspended += 1 }
             if a.terminating && (a.state != .background || a.handlerUntil == 0) {
                 problems.append("app \(i) runs its willTerminate handler but is not in the Background with a deadline")
@@ -628,6 +634,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         return problems
     }
 }
+
+/// Whether `bytes` is a non-negative whole number of `page`s (`Simulator.invariantViolations`).
+private func isPageAlignedByteCount(_ bytes: Int, _ page: Int) -> Bool { bytes >= 0 && bytes % page == 0 }
 
 /// A device's kill, freezer and compressor settings (and its page size) as the engine reads them per event.
 struct ThresholdBytes {
