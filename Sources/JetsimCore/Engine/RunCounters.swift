@@ -34,7 +34,7 @@ public struct RunCounters: Sendable, Equatable, Codable {
         d.events -= base.events
         d.relaunchesAfterKill -= base.relaunchesAfterKill
         d.backgroundLaunches -= base.backgroundLaunches
-        d.killsByReason = zip(killsByReason, base.killsByReason).map { $0 - $1 }
+        d.killsByReason = Self.difference(killsByReason, base.killsByReason)
         d.userVisibleKills -= base.userVisibleKills
         d.killsAvoidedByPurge -= base.killsAvoidedByPurge
         d.purgedBytes -= base.purgedBytes
@@ -46,8 +46,17 @@ public struct RunCounters: Sendable, Equatable, Codable {
         d.freezes -= base.freezes
         d.thaws -= base.thaws
         d.frozenWrittenBytes -= base.frozenWrittenBytes
-        d.microsAtLevel = zip(microsAtLevel, base.microsAtLevel).map { $0 - $1 }
+        d.microsAtLevel = Self.difference(microsAtLevel, base.microsAtLevel)
         d.residentAppMicros -= base.residentAppMicros
+        return d
+    }
+
+    /// `a[k] − b[k]` for each k of both (`zip(a, b).map(-)`, in a loop that an unoptimised build does not run through
+    /// generic iterators: a run with many intervals takes a difference per interval).
+    static func difference(_ a: [Int], _ b: [Int]) -> [Int] {
+        let n = Swift.min(a.count, b.count)
+        var d = [Int](repeating: 0, count: n)
+        for k in 0..<n { d[k] = a[k] - b[k] }
         return d
     }
 }
