@@ -45,12 +45,25 @@ objcopy --strip-debug .build/release/jetsim "$jetsim"
 requests=200000
 python3 Tests/CrossCheck/zipf_trace.py --requests $requests --objects 20000 --seed 42 --out "$work/trace.csv" >/dev/null
 
+# The cases run two at a time (valgrind runs a program on one core; the counts do not depend on what else runs).
+parallel=2
+for entry in "${cases[@]}"; do
+    read -r name policy capacity counts <<< "$entry"
+    valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" "$jetsim" cachesim --trace "$work/trace.csv" \
+        --policy "$policy" --capacity "$capacity" --decayed-counts "${counts:-auto}" --jobs 1 --out "$work/$name" --quiet \
+        2> "$work/$name.log" || touch "$work/$name.failed" &
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+done
+wait
 measured=()
 worse=0
 for entry in "${cases[@]}"; do
     read -r name policy capacity counts <<< "$entry"
-    valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" "$jetsim" cachesim --trace "$work/trace.csv" \
-        --policy "$policy" --capacity "$capacity" --decayed-counts "${counts:-auto}" --jobs 1 --out "$work/$name" --quiet 2> "$work/$name.log"
+    if [ -e "$work/$name.failed" ]; then
+        echo "instructions-per-request: $name failed under valgrind:" >&2
+        tail -5 "$work/$name.log" >&2
+        exit 1
+    fi
     instructions=$(callgrind_inclusive "$work/$name.out" "$symbol")
     if [ "$instructions" -eq 0 ]; then
         echo "instructions-per-request: nothing counted for $name; was replayBatch renamed? (symbol $symbol)" >&2

@@ -21,13 +21,21 @@ findings=.build-fuzz/findings
 mkdir -p "$findings"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-total=0
+# The kinds run two at a time (libFuzzer runs on one core), each for SECONDS; the verdicts follow in order.
+parallel=2
 for kind in "${kinds[@]}"; do
     mkdir -p "$work/$kind"
-    log="$work/$kind.log"
     # -max_len: inputs the engine runs in milliseconds (larger corpus files are replayed whole by the tests); -rss_limit_mb: a leak or a bomb is a finding, not a hang.
-    if ! JETSIM_FUZZ_TARGET=$kind ASAN_OPTIONS=detect_leaks=0 "$binary" -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 \
-        -timeout=10 -use_value_profile=1 -print_final_stats=1 -artifact_prefix="$findings/$kind-" "$work/$kind" "Tests/FuzzCorpus/$kind" >"$log" 2>&1; then
+    JETSIM_FUZZ_TARGET=$kind ASAN_OPTIONS=detect_leaks=0 "$binary" -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 \
+        -timeout=10 -use_value_profile=1 -print_final_stats=1 -artifact_prefix="$findings/$kind-" "$work/$kind" "Tests/FuzzCorpus/$kind" \
+        >"$work/$kind.log" 2>&1 || touch "$work/$kind.failed" &
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+done
+wait
+total=0
+for kind in "${kinds[@]}"; do
+    log="$work/$kind.log"
+    if [ -e "$work/$kind.failed" ]; then
         tail -40 "$log"
         echo "fuzz: $kind FAILED (input: $(ls "$findings" | tr '\n' ' '))"
         exit 1
