@@ -134,17 +134,20 @@ public enum ReportFiles {
     /// One `kills.csv` row at the end of `out`; `policy` and `appNames` are fields already quoted where needed
     /// (`field(_:)`), so a row is built from integers without a `String`.
     public static func appendKillLine(_ k: KillRecord, policy: [UInt8], appNames: [[UInt8]], to out: inout [UInt8]) {
-        let app = appField(k.app, appNames)
-        RowWriter.appending(to: &out, capacity: killRowCapacity(k, policy: policy, app: app)) { killRow(k, policy: policy, app: app, into: &$0) }
+        policy.withUnsafeBufferPointer { policy in
+            appField(k.app, appNames).withUnsafeBufferPointer { app in
+                RowWriter.appending(to: &out, capacity: killRowCapacity(k, policy: policy, app: app)) { killRow(k, policy: policy, app: app, into: &$0) }
+            }
+        }
     }
 
     /// The widest a kill's row can be: its app's and policy's fields, and the numbers at their widest.
-    static func killRowCapacity(_ k: KillRecord, policy: [UInt8], app: [UInt8]) -> Int {
+    static func killRowCapacity(_ k: KillRecord, policy: UnsafeBufferPointer<UInt8>, app: UnsafeBufferPointer<UInt8>) -> Int {
         320 + app.count + policy.count
     }
 
     /// One `kills.csv` row, written in place; `app` is the app's field (`appField`).
-    static func killRow(_ k: KillRecord, policy: [UInt8], app: [UInt8], into w: inout RowWriter) {
+    static func killRow(_ k: KillRecord, policy: UnsafeBufferPointer<UInt8>, app: UnsafeBufferPointer<UInt8>, into w: inout RowWriter) {
         w.seconds(k.time)
         w.byte(44)
         w.bytes(app)
@@ -268,7 +271,7 @@ public enum ReportFiles {
     public static let eventsHeader = ["time", "app", "from_state", "to_state", "callback", "footprint_mb", "deadline_s", "cause"]
 
     /// One `events.csv` row, written in place (at most `eventRowCapacity` bytes); `app` is the app's field (`appField`).
-    static func eventRow(_ e: LifecycleRecord, app: [UInt8], into w: inout RowWriter) {
+    static func eventRow(_ e: LifecycleRecord, app: UnsafeBufferPointer<UInt8>, into w: inout RowWriter) {
         w.seconds(e.time)
         w.byte(44)
         w.bytes(app)
@@ -291,7 +294,7 @@ public enum ReportFiles {
 
     /// The widest an event's row can be: its app's field, the state, callback and cause names, three numbers at their
     /// widest and the separators.
-    static func eventRowCapacity(_ e: LifecycleRecord, app: [UInt8]) -> Int {
+    static func eventRowCapacity(_ e: LifecycleRecord, app: UnsafeBufferPointer<UInt8>) -> Int {
         let cause = e.cause.staticReportName
         return app.count + e.from.staticReportName.utf8CodeUnitCount + e.to.staticReportName.utf8CodeUnitCount
             + e.callback.reportName.utf8.count + cause.name.utf8CodeUnitCount + cause.reason.utf8CodeUnitCount
@@ -340,9 +343,9 @@ public final class ReportStream: SimulationRecordSink {
     public let kills: AtomicFile
     public let timeseries: AtomicFile
     public let events: AtomicFile?
-    /// App names and the policy as ready CSV fields, and one line's bytes reused row after row.
-    private let appFields: [[UInt8]]
-    private let policyField: [UInt8]
+    /// App names and the policy as ready CSV fields (freed in `deinit`), and one line's bytes reused row after row.
+    private let appFields: ReadyFields
+    private let policyField: ReadyFields
     /// The last sample whose row was rendered, and that row: a sample of the same state reuses it.
     private var previousSample: MemorySample?
     private let previousRow = TimeseriesRowTemplate(stateCapacity: ReportFiles.sampleRowCapacity)
@@ -355,11 +358,16 @@ public final class ReportStream: SimulationRecordSink {
         kills = try AtomicFile(path: directory + "/kills.csv")
         timeseries = try AtomicFile(path: directory + "/timeseries.csv")
         events = withEvents ? try AtomicFile(path: directory + "/events.csv") : nil
-        appFields = appNames.map(ReportFiles.field)
-        policyField = ReportFiles.field(policy)
+        appFields = ReadyFields(appNames)
+        policyField = ReadyFields([policy])
         try kills.write(CSVLine.of(ReportFiles.killsHeader))
         try timeseries.write(CSVLine.of(ReportFiles.timeseriesHeader))
         try events?.write(CSVLine.of(ReportFiles.eventsHeader))
+    }
+
+    deinit {
+        appFields.deallocate()
+        policyField.deallocate()
     }
 
     /// Every streamed file, for `ReportFiles.write(streamed:)`.
@@ -369,7 +377,7 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(_ record: LifecycleRecord) {
         guard !failed, let events else { return }
-        let app = ReportFiles.appField(record.app, appFields)
+        let app = appFields[record.app]
         do {
             try events.writeRow(capacity: ReportFiles.eventRowCapacity(record, app: app)) { ReportFiles.eventRow(record, app: app, into: &$0) }
         } catch { failure = error }
@@ -377,7 +385,7 @@ public final class ReportStream: SimulationRecordSink {
 
     public func record(kill: KillRecord) {
         guard !failed else { return }
-        let (policy, app) = (policyField, ReportFiles.appField(kill.app, appFields))
+        let (policy, app) = (policyField[0], appFields[kill.app])
         do {
             try kills.writeRow(capacity: ReportFiles.killRowCapacity(kill, policy: policy, app: app)) {
                 ReportFiles.killRow(kill, policy: policy, app: app, into: &$0)

@@ -392,6 +392,22 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
         ]))
     }
 
+    /// Streamed rows read their app's and policy's fields from one allocation: each is the field the CSV writer writes,
+    /// and an id the names do not cover reads as no bytes (as `ReportFiles.appField`).
+    @Test func readyFieldsAreTheQuotedFieldsAndNoneOutOfRange() {
+        let names = ["Maps", "Mail, \"Pro\"", "", "名前", "#hash"]
+        let fields = ReadyFields(names)
+        defer { fields.deallocate() }
+        #expect(fields.count == names.count)
+        for (i, name) in names.enumerated() {
+            #expect(Array(fields[Int32(i)]) == ReportFiles.field(name), "\(name)")
+        }
+        for outside: Int32 in [-1, Int32(names.count), .max, .min] { #expect(fields[outside].isEmpty) }
+        let none = ReadyFields([])
+        defer { none.deallocate() }
+        #expect(none[0].isEmpty)
+    }
+
     /// A row rendered in place, as a String (a test's view of `RowWriter`).
     func rendered(capacity: Int, _ body: (inout RowWriter) -> Void) -> String {
         var out: [UInt8] = []
@@ -421,7 +437,9 @@ func expectLocated(_ e: InputError?, line: Int?, field: String?, message: String
                 let e = LifecycleRecord(time: 61_234_567, app: Int32(k), from: .background, to: .suspended,
                                         callback: .didEnterBackground, footprintBytes: 7 << 20, deadlineMicros: deadline,
                                         cause: .kill(.vmPageShortage))
-                let app = ReportFiles.appField(e.app, names.map(ReportFiles.field))
+                let fields = ReadyFields(names)
+                defer { fields.deallocate() }
+                let app = fields[e.app]
                 #expect(rendered(capacity: ReportFiles.eventRowCapacity(e, app: app)) {
                     ReportFiles.eventRow(e, app: app, into: &$0)
                 } == CSVLine.of([
