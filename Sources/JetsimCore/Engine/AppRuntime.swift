@@ -94,8 +94,11 @@ struct AppRuntime {
     var footprintIntegral: Int128 = 0
     var accruedAt = 0
 
+    /// In wrapping arithmetic (no overflow checks: it is read several times an event): an allocation saturates resident
+    /// dirty memory at 2^56, what is compressed or frozen was resident, and every other part is at most 1 PiB from input,
+    /// so the sum stays far below 2^63 and is exact.
     var footprint: Int {
-        dirtyResident + dirtyCompressed + dirtyFrozen + cache + (purgeableVolatile ? 0 : purgeable) + backingStore + imageCache
+        dirtyResident &+ dirtyCompressed &+ dirtyFrozen &+ cache &+ (purgeableVolatile ? 0 : purgeable) &+ backingStore &+ imageCache
     }
 
     /// Physical memory the app holds outside the compressor.

@@ -511,8 +511,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     @inline(__always)
     var foregroundGrows: Bool { foreground >= 0 && apps[Int(foreground)].growing }
 
+    /// (Wrapping, as `SystemMemory.available`: what a memory backing retains is below physical memory.)
     @inline(__always)
-    var available: Int { memory.available(compressorEnabled: limits.compressorOn) - retainedBytes }
+    var available: Int { memory.available(compressorEnabled: limits.compressorOn) &- retainedBytes }
 
     /// Records a lifecycle step for the observer (inlined: most runs record none, and then this is one test).
     @inline(__always)

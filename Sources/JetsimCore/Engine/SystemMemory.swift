@@ -25,9 +25,13 @@ struct SystemMemory {
     }
 
     /// xnu-jetsam.md §3: free + file-backed, plus purgeable only when the compressor is off.
+    ///
+    /// In wrapping arithmetic (no overflow checks, read a dozen times an event): each term is far from overflow (sizes
+    /// are at most 1 PiB from input, an allocation saturates an app's dirty memory at 2^56, and `free` is what physical
+    /// memory leaves of the apps' resident bytes), so the sum is exact.
     @inline(__always)
     func available(compressorEnabled: Bool) -> Int {
-        free + fileBacked + (compressorEnabled ? 0 : volatilePurgeable)
+        free &+ fileBacked &+ (compressorEnabled ? 0 : volatilePurgeable)
     }
 
     /// Σ footprints of the running apps, from the ledger alone, so a sample costs the same with 5 apps as with 500.
