@@ -3,11 +3,15 @@
 
 extension Simulator {
     /// Integrates the app's footprint and resident time up to now (for `apps.csv`).
+    ///
+    /// In wrapping arithmetic (before every change of an app's memory, 3–4 times an event): times are within 2^60 µs
+    /// of the start (`DecimalParser.maxMicros`) and a footprint below 2^58, so the integral stays below 2^119 and the
+    /// resident time below 2^61 (it sums disjoint stretches of the run).
     mutating func accrue(_ i: Int) {
-        let dt = now - apps[i].accruedAt
+        let dt = now &- apps[i].accruedAt
         if dt > 0 && apps[i].state.isResident {
-            apps[i].residentMicros += dt
-            apps[i].footprintIntegral += Int128(apps[i].footprint) * Int128(dt)
+            apps[i].residentMicros &+= dt
+            apps[i].footprintIntegral &+= Int128(apps[i].footprint) &* Int128(dt)
         }
         apps[i].accruedAt = now
     }
@@ -414,15 +418,17 @@ extension Simulator {
         var delta = profiles[i].maxDirtyBytes - dirty
         guard delta > 0 else { return nil }
         func consider(_ d: Int) { if d > 0 && d < delta { delta = d } }
+        // Wrapping arithmetic (twice an event): sizes, limits and thresholds are far below 2^62. A level of `Int.max`
+        // (none) gives a distance beyond every other, or a negative one that is skipped: never chosen, as never reached.
         let footprint = apps[i].footprint, limit = memoryLimit(i)
-        if !apps[i].nearLimitWarned { consider(limitWarningLevel(i) - footprint + 1) }
-        consider(limit - footprint + 1)
+        if !apps[i].nearLimitWarned { consider(limitWarningLevel(i) &- footprint &+ 1) }
+        consider(limit &- footprint &+ 1)
         let avail = available
-        consider(avail - limits.soft + 1)
-        consider(avail - limits.idle + 1)
-        consider(avail - limits.critical + 1)
-        if device.freezer.enabled { consider(avail - limits.freezer + 1) }
-        if limits.reaperOn { consider(avail - limits.reaper + 1) }
+        consider(avail &- limits.soft &+ 1)
+        consider(avail &- limits.idle &+ 1)
+        consider(avail &- limits.critical &+ 1)
+        if device.freezer.enabled { consider(avail &- limits.freezer &+ 1) }
+        if limits.reaperOn { consider(avail &- limits.reaper &+ 1) }
         return roundUpToPage(dirty - apps[i].growthBase + delta)
     }
 

@@ -342,21 +342,23 @@ extension Simulator {
     /// The level `vm_pressure_response` moves to from the current one (see `updatePressureLevel`).
     @inline(__always)   // as `recheckPending`
     private func nextPressureLevel() -> PressureLevel {
+        // Wrapping arithmetic (this runs two or three times an event): memory is at most 1 PiB and the percentages at
+        // most 100 (`Device.validate`), so every product is exact.
         let t = limits.pressure
-        let nonCompressed = memory.physical - memory.reserve - memory.compressorPool
-        let total = nonCompressed + memory.compressorPool
+        let nonCompressed = memory.physical &- memory.reserve &- memory.compressorPool
+        let total = nonCompressed &+ memory.compressorPool
         let avail = available
         let compressorOn = limits.compressorOn
-        // Each test only where the current level needs it (this runs two or three times per event).
+        // Each test only where the current level needs it.
         func toCritical() -> Bool {
-            compressorOn ? compressorLowOnSpace || nonCompressed * 100 < t.criticalEnter * total : avail < limits.critical
+            compressorOn ? compressorLowOnSpace || nonCompressed &* 100 < t.criticalEnter &* total : avail < limits.critical
         }
         func toWarning() -> Bool {
-            compressorOn ? nonCompressed * 100 < t.warningEnter * total
+            compressorOn ? nonCompressed &* 100 < t.warningEnter &* total
                 : avail < limits.soft && frozenCount == 0 && suspendedCount < 4
         }
-        func toNormal() -> Bool { compressorOn ? nonCompressed * 100 > t.warningExit * total : avail > limits.leaveWarning }
-        func criticalToWarning() -> Bool { compressorOn ? nonCompressed * 100 > t.criticalExit * total : avail > limits.leaveCritical }
+        func toNormal() -> Bool { compressorOn ? nonCompressed &* 100 > t.warningExit &* total : avail > limits.leaveWarning }
+        func criticalToWarning() -> Bool { compressorOn ? nonCompressed &* 100 > t.criticalExit &* total : avail > limits.leaveCritical }
         var level = pressure
         switch pressure {
         case .normal:

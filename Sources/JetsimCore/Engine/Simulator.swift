@@ -329,8 +329,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     }
 
     /// Adds the resident apps' time since the last integration; before the resident count changes, and for snapshots.
+    /// (Wrapping, as `accrue`: at most the apps' count times the run's length, below 2^92.)
     mutating func integrateResidentTime() {
-        metrics.counters.residentAppMicros += Int128(residentCount) * Int128(now - residentTimeTo)
+        metrics.counters.residentAppMicros &+= Int128(residentCount) &* Int128(now &- residentTimeTo)
         residentTimeTo = now
     }
 
