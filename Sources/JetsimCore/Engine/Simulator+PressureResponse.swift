@@ -226,32 +226,34 @@ extension Simulator {
     /// - the candidate is the first of band 0 in list order, the oldest entrant (policy.c:652–729), suspended, not
     ///   frozen, with a footprint of at least `minResidentBytes` (policy.c:446–590), within the day's write budget.
     ///
-    /// Inline up to the hold-off, where most wake-ups end (364 k calls over `W`, each a call and its frame:
-    /// 0.8 % of an event's instructions); the run itself and the wake-up it schedules out of line.
+    /// Inline up to the scan for a candidate, where most wake-ups end (364 k wake-ups over `W`, most held off or with
+    /// too few suspended apps: their calls cost 2 % of an event's instructions); the scan, the freeze
+    /// and the wake-up it schedules out of line.
     @inline(__always)
     private mutating func runFreezer() {
         let woken = freezerWokenByInactivity
         freezerWokenByInactivity = false
         let wanted = available <= limits.freezer && frozenCount < device.freezer.maxFrozen
+        let enoughSuspended = suspendedCount - frozenCount > device.freezer.suspendedThreshold
         if woken || (wanted && now >= freezerNextRun) {
-            runFreezerThread(wanted: wanted)
-        } else if wanted && freezerNextRun < Int.max && !recheckPending(atOrBefore: freezerNextRun) {
+            let (next, late) = now.addingReportingOverflow(device.freezer.wakeIntervalMicros)
+            freezerNextRun = late ? Int.max : next   // after every run of the thread, whatever it found
+            if wanted && enoughSuspended { freezeOldestCandidate() }
+        } else if wanted && enoughSuspended && freezerNextRun < Int.max && !recheckPending(atOrBefore: freezerNextRun) {
             // Held off: the next page-driven wake-up comes when the hold-off ends, if it could freeze then.
-            scheduleFreezerWakeIfItCouldFreeze()
+            scheduleFreezerWakeIfACandidate()
         }
     }
 
     @inline(never)
-    private mutating func scheduleFreezerWakeIfItCouldFreeze() {
-        if freezerCouldFreeze() { scheduleRecheck(at: freezerNextRun) }
+    private mutating func scheduleFreezerWakeIfACandidate() {
+        if freezerCandidate() != nil { scheduleRecheck(at: freezerNextRun) }
     }
 
-    /// The run itself, past the hold-off (`runFreezer`).
+    /// A run of the thread that may freeze (`runFreezer`): the candidate, if any, and its freeze.
     @inline(never)
-    private mutating func runFreezerThread(wanted: Bool) {
-        let (next, late) = now.addingReportingOverflow(device.freezer.wakeIntervalMicros)
-        freezerNextRun = late ? Int.max : next   // after every run of the thread, whatever it found
-        guard wanted, suspendedCount - frozenCount > device.freezer.suspendedThreshold, let i = freezerCandidate() else { return }
+    private mutating func freezeOldestCandidate() {
+        guard let i = freezerCandidate() else { return }
         // The day's budget starts afresh on a new day. Only `freeze` reads it, so the day is worked out here, where it
         // runs, not at every wake-up (a division, in most pressure responses).
         let dayMicros = 86_400 * Units.microsPerSecond
