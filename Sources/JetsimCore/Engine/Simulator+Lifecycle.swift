@@ -426,6 +426,8 @@ extension Simulator {
     // MARK: Suspension and priority
 
     /// A Background app that nothing keeps running is suspended (without notice); its priority class follows.
+    /// (Inlined: a frame of its own in 225 k places over `W` cost 0.6 % of an event's instructions.)
+    @inline(__always)
     mutating func settle(_ i: Int) {
         if apps[i].state == .background && apps[i].handlerUntil == 0 && apps[i].activity(declared: profiles[i].backgroundModes).isEmpty {
             transition(i, to: .suspended, .none, cause: .system)
