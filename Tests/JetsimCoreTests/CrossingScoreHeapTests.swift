@@ -56,6 +56,11 @@ import Testing
                 #expect(!(heap.nodes[k].key > e.score.value(at: time)), "a floor above its double at \(time)")
             }
             if got != expected { return }
+            if random.below(3) == 0, let victim = got {   // an eviction, as the cache replay takes it (the root inline)
+                heap.removeFirst(victim)
+                members[victim] = nil
+                #expect(heap.count == members.count && !heap.contains(victim))
+            }
         }
     }
 

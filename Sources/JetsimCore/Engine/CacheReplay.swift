@@ -355,18 +355,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         } else if decaying, let score = _policy.decayingScore(candidate(o)) {
             let sequence = objects[o].lastUseSequence
             if score.isConstant {
-                if scoring && scored.contains(object) {
-                    scored.remove(object, at: time)
-                    objects[o].staleScore = false
-                }
-                if counts?.contains(object) == true {
-                    counts?.remove(object)
-                    objects[o].staleScore = false
-                }
-                if fixed == nil {
-                    fixed = FixedScoreHeap()
-                    fixed?.grow(to: objects.count)
-                }
+                if (scoring && scored.contains(object)) || counts?.contains(object) == true { removeFromDecayingIndexes(object, at: time) }
+                if fixed == nil { makeFixedIndex() }
                 let value = score.value(at: time)
                 // A hit of an object whose score stays the same (every hit of `largest`: a cached object's footprint
                 // does not change) keeps its stored key, which ranks it no later: the same score, an earlier sequence.
@@ -379,103 +369,159 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 objects[o].staleScore = false
                 fixed?.set(object, score: value, sequence: sequence)
             } else {
-                if fixed?.contains(object) == true {
-                    fixed?.remove(object)
-                    objects[o].staleScore = false   // (the flag spoke of that leaf)
-                } else if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
-                    // Stale already: its stored score stands in for this one too (`stillStaleCountLimit`), unread.
-                    _checkStillStale(object, score: score, sequence: sequence, at: time)
-                    return
-                }
-                // A hit: still there with its score from before, which may stand in for the new one (`keepsStoredScore`).
-                // A missed object leaves the foreground in no index, most departures where most requests miss: a read of its
-                // slot in the index of crossing scores (`cost`'s replays), or of its position in the heap of counts (`lfu`'s),
-                // says so without the call, where its stored score is an optional of 56 bytes (44 instructions a request of
-                // `cost`'s at 15.1 MB of the binary's first million requests; `lfu`'s call took 32 there, 10 with the read).
-                if ((scoring && scored.contains(object)) || counts?.contains(object) == true)
-                    && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
-                    objects[o].staleScore = true
-                    return
-                }
-                objects[o].staleScore = false
-                place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count)
+                leaveWithDecayingScore(object, score: score, sequence: sequence, at: time)
             }
         }
+    }
+
+    /// `leave` for a score that decays (`lfu`'s and `cost`'s): a separate function inlined into `leave`, so that `place` is
+    /// inlined into it first (the inliner gave up on `place` in `leave`'s whole body: its call and frame cost `lfu` and `cost`
+    /// some 15 instructions a departure).
+    @inlinable @inline(__always)
+    mutating func leaveWithDecayingScore(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
+        let o = Int(object)
+        if fixed?.contains(object) == true {
+            removeFromFixedIndex(object)
+        } else if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
+            // Stale already: its stored score stands in for this one too (`stillStaleCountLimit`), unread.
+            _checkStillStale(object, score: score, sequence: sequence, at: time)
+            return
+        }
+        // A hit: still there with its score from before, which may stand in for the new one (`keepsStoredScore`).
+        // A missed object leaves the foreground in no index, most departures where most requests miss: a read of its
+        // slot in the index of crossing scores (`cost`'s replays), or of its position in the heap of counts (`lfu`'s),
+        // says so without the call, where its stored score is an optional of 56 bytes (44 instructions a request of
+        // `cost`'s at 15.1 MB of the binary's first million requests; `lfu`'s call took 32 there, 10 with the read).
+        if ((scoring && scored.contains(object)) || counts?.contains(object) == true)
+            && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
+            objects[o].staleScore = true
+            return
+        }
+        objects[o].staleScore = false
+        place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count)
+    }
+
+    // What a departure rarely does, out of line, so that `leave` stays small enough for `place` to be inlined into it (the
+    // inliner gives up on a caller of too many blocks; the call and its frame cost `lfu` and `cost` some 15 instructions
+    // a departure): an index's creation, once a replay each, and a score's move between indexes.
+
+    /// Takes `object`, whose score became constant, out of the indexes of decaying scores.
+    @inlinable @inline(never) mutating func removeFromDecayingIndexes(_ object: Int32, at time: Int) {
+        if scoring && scored.contains(object) { scored.remove(object, at: time) }
+        if counts?.contains(object) == true { counts?.remove(object) }
+        objects[Int(object)].staleScore = false
+    }
+
+    /// Takes `object`, whose score decays again, out of the heap of constant scores.
+    @inlinable @inline(never) mutating func removeFromFixedIndex(_ object: Int32) {
+        fixed?.remove(object)
+        objects[Int(object)].staleScore = false   // (the flag spoke of that leaf)
+    }
+
+    /// Makes the heap of constant scores, its first candidate coming.
+    @inlinable @inline(never) mutating func makeFixedIndex() {
+        fixed = FixedScoreHeap()
+        fixed?.grow(to: objects.count)
+    }
+
+    /// Makes the heap of plain decaying counts, its first candidate coming.
+    @inlinable @inline(never) mutating func makeCountsIndex() {
+        counts = DecayingCountHeap()
+        counts?.grow(to: objects.count)
+    }
+
+    /// Starts the index of crossing scores, its first candidate coming.
+    @inlinable @inline(never) mutating func startScoring() {
+        scoring = true
+        scored.grow(to: objects.count)
     }
 
     /// Stores a score that decays (not `isConstant`) in its index: the heap of plain decaying counts when it
     /// `accepts` it, the index of crossing scores otherwise; out of the other one if it was there.
     /// `log2Count`: log2(score.count) when known (`currentLog2Count`), NaN otherwise.
-    @inlinable mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int, log2Count: Double = .nan) {
+    @inlinable @inline(__always)
+    mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int, log2Count: Double = .nan) {
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
             if scoring && scored.contains(object) {
                 scored.remove(object, at: time)
                 indexMoves &+= 1
             }
-            if counts == nil {
-                counts = DecayingCountHeap()
-                counts?.grow(to: objects.count)
-            }
+            if counts == nil { makeCountsIndex() }
             counts?.set(object, score: score, sequence: sequence, log2Count: log2Count)
         } else {
             if counts?.contains(object) == true {
                 counts?.remove(object)
                 indexMoves &+= 1
             }
-            if !scoring {
-                scoring = true
-                scored.grow(to: objects.count)
-            }
+            if !scoring { startScoring() }
             scored.set(object, score: score, sequence: sequence, at: time)
         }
     }
 
-    /// Evicts until `size` more bytes fit; false when the policy refuses every candidate.
+    /// Evicts until `size` more bytes fit; false when the policy refuses every candidate. One loop per way of choosing
+    /// victims, so that each loop keeps in registers only what its way reads (`lru`'s paid an instruction a request for the
+    /// scored indexes' addresses set up before a shared loop).
     @inlinable mutating func makeRoom(for size: Int, at time: Int) -> Bool {
-        while _counters.usedBytes + size > capacityBytes {
-            let victim: Int
-            if keyed {
+        if keyed {
+            while _counters.usedBytes + size > capacityBytes {
                 guard ranked.head >= 0 else { return false }
-                victim = Int(ranked.head)
+                let victim = Int(ranked.head)
                 ranked.remove(ranked.head)
-            } else if decaying {
+                evicted(victim)
+            }
+        } else if decaying {
+            while _counters.usedBytes + size > capacityBytes {
                 guard let first = firstScored(at: time) else { return false }
                 _checkScoredVictim(first, at: time)
-                victim = Int(first)
                 if fixed?.contains(first) == true {
                     fixed?.remove(first)
                 } else if counts?.contains(first) == true {
-                    counts?.remove(first)
+                    counts?.removeFirst(first)
                 } else {
-                    scored.remove(first, at: time)
+                    scored.removeFirst(first, at: time)
                 }
-                objects[victim].staleScore = false
-            } else if byIndex {
-                // The candidates the scan below would build are the resident set's members in order, the current
-                // object left out: position k of that list, without building it.
-                let skipped = current >= 0 && resident.contains(Int(current)) ? Int(resident.position[Int(current)]) : -1
-                let count = resident.members.count - (skipped >= 0 ? 1 : 0)
-                guard count > 0, let k = _policy.selectIndex(count: count), k >= 0, k < count else { return false }
-                let at = skipped >= 0 && k >= skipped ? k + 1 : k
-                victim = Int(resident.members[at])
-                _checkIndexedVictim(victim, position: k, skipped: skipped)
-                resident.remove(victim)
-            } else {
-                candidates.removeAll(keepingCapacity: true)
-                for app in resident.members where app != current { candidates.append(candidate(Int(app))) }
-                let context = KillContext(now: time, reason: .idleExit, availableBytes: capacityBytes - _counters.usedBytes - size,
-                                          eventIndex: _counters.requests - 1)
-                guard !candidates.isEmpty, let k = _policy.selectVictim(among: candidates, context: context),
-                      candidates.indices.contains(k) else { return false }
-                victim = Int(candidates[k].app)
-                resident.remove(victim)
+                objects[Int(first)].staleScore = false
+                evicted(Int(first))
             }
-            objects[victim].resident = false
-            _counters.usedBytes -= objects[victim].size
-            _counters.evictions += 1
-            if !_counters.byteTotalsOverflowed { _counters.evictedBytes += objects[victim].size }   // ≤ missed bytes
+        } else {
+            while _counters.usedBytes + size > capacityBytes {
+                guard let victim = selectUnindexedVictim(for: size, at: time) else { return false }
+                resident.remove(victim)
+                evicted(victim)
+            }
         }
         return true
+    }
+
+    /// The accounting of an eviction: `victim` leaves the cache, its bytes freed.
+    @inlinable @inline(__always) mutating func evicted(_ victim: Int) {
+        objects[victim].resident = false
+        _counters.usedBytes -= objects[victim].size
+        _counters.evictions += 1
+        if !_counters.byteTotalsOverflowed { _counters.evictedBytes += objects[victim].size }   // ≤ missed bytes
+    }
+
+    /// The victim of a policy without a ranking key or a decaying score, from the resident set: by position (`random`) or by
+    /// the policy's scan over every resident object but the current one; nil when it refuses every candidate.
+    @inlinable @inline(__always) mutating func selectUnindexedVictim(for size: Int, at time: Int) -> Int? {
+        if byIndex {
+            // The candidates the scan below would build are the resident set's members in order, the current
+            // object left out: position k of that list, without building it.
+            let skipped = current >= 0 && resident.contains(Int(current)) ? Int(resident.position[Int(current)]) : -1
+            let count = resident.members.count - (skipped >= 0 ? 1 : 0)
+            guard count > 0, let k = _policy.selectIndex(count: count), k >= 0, k < count else { return nil }
+            let at = skipped >= 0 && k >= skipped ? k + 1 : k
+            let victim = Int(resident.members[at])
+            _checkIndexedVictim(victim, position: k, skipped: skipped)
+            return victim
+        }
+        candidates.removeAll(keepingCapacity: true)
+        for app in resident.members where app != current { candidates.append(candidate(Int(app))) }
+        let context = KillContext(now: time, reason: .idleExit, availableBytes: capacityBytes - _counters.usedBytes - size,
+                                  eventIndex: _counters.requests - 1)
+        guard !candidates.isEmpty, let k = _policy.selectVictim(among: candidates, context: context),
+              candidates.indices.contains(k) else { return nil }
+        return Int(candidates[k].app)
     }
 
     /// The scored candidate that dies first at `time`: the best of the three indexes' first, by the scan's comparison

@@ -283,6 +283,21 @@ struct CrossingScoreHeap {
         if contains(id) { update(id, score: score, sequence: sequence, at: time) } else { insert(id, score: score, sequence: sequence, at: time) }
     }
 
+    /// `remove(id)` inline where `id` holds the root, as the victim `first(at:)` names usually does (the heap settled by that
+    /// query): the root's place waits for the next insertion. Any other member out of line (`remove`), so that an eviction's
+    /// common case is no call while the callers stay small.
+    @inlinable @inline(__always) mutating func removeFirst(_ id: Int32) {
+        let slot = Int(slotOf[Int(id)])
+        guard members[slot].position == 0 && !rootVacated else { return remove(id) }
+        operations &+= 1
+        slotOf[Int(id)] = -1
+        members[slot].position = -1
+        freeSlots.append(Int32(truncatingIfNeeded: slot))
+        count -= 1
+        rootVacated = true
+        _checkInvariants()
+    }
+
     /// Takes `id` (a member) out; the root's place waits for the next insertion (`FourAryHeap.take`).
     @inlinable mutating func remove(_ id: Int32) {
         operations &+= 1

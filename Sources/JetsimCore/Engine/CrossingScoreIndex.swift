@@ -71,6 +71,11 @@ struct CrossingScoreIndex {
         if inTournament { tournamentRemove(id, at: time) } else { heap.remove(id) }
     }
 
+    /// `remove(id, at: time)` for the member `first(at:)` named, which the heap usually holds at its root (`removeFirst`).
+    @inlinable @inline(__always) mutating func removeFirst(_ id: Int32, at time: Int) {
+        if inTournament { tournamentRemove(id, at: time) } else { heap.removeFirst(id) }
+    }
+
     // The tournament's calls out of line, so that the heap's paths stay small where they are inlined.
     @usableFromInline @inline(never) mutating func tournamentFirst(at time: Int) -> Int32? { tournament.first(at: time) }
 

@@ -227,8 +227,9 @@ struct DecayingCountHeap {
 
     /// Gives `id` its score (`accepts(score)`) and tie-break: an update for a member, an insertion otherwise. `log2Count`:
     /// log2(score.count) as libm computes it, when the caller has it (`DecayedCountStage` computes it on the reader's
-    /// thread); NaN, the heap computes it.
-    @usableFromInline mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, log2Count: Double = .nan) {
+    /// thread); NaN, the heap computes it. Inline: its call and frame cost `lfu` 14 instructions a request at 0.1 % of the CI
+    /// gate's trace, where nearly every request inserts.
+    @inlinable @inline(__always) mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, log2Count: Double = .nan) {
         assert(Self.accepts(score, halfLife: halfLife), "DecayingCountHeap: not a plain decaying count with the heap's half-life")
         if halfLife == 0 {
             halfLife = score.halfLifeMicros
@@ -244,6 +245,20 @@ struct DecayingCountHeap {
         let node = Node(key: key(log2Count: log2Count.isNaN ? log2(score.count) : log2Count, since: score.since), id: id)
         FourAryHeap.place(node, at: Int(members[i].position), rootVacated: &rootVacated, in: &nodes, members: &members)
         _checkInvariants()
+    }
+
+    /// `remove(id)` inline where `id` holds the root, as the victim `first(at:)` names usually does (the heap settled by that
+    /// query): the root's place waits for the next insertion. The rest out of line, so that an eviction's common case is no
+    /// call (12 instructions a request of `lfu`'s at 0.1 % of the CI gate's trace) while the callers stay small.
+    @inlinable @inline(__always) mutating func removeFirst(_ id: Int32) {
+        let i = Int(id)
+        if members[i].position == 0 && !rootVacated {
+            members[i].position = -1
+            rootVacated = true
+            _checkInvariants()
+        } else {
+            remove(id)
+        }
     }
 
     /// Takes `id` (a member) out; the root's place waits for the next insertion (`FourAryHeap.take`).
