@@ -401,9 +401,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count)
     }
 
-    // What a departure rarely does, out of line, so that `leave` stays small enough for `place` to be inlined into it (the
-    // inliner gives up on a caller of too many blocks; the call and its frame cost `lfu` and `cost` some 15 instructions
-    // a departure): an index's creation, once a replay each, and a score's move between indexes.
+    // What a departure rarely does, out of line, so that `leave` and `place` hold only their common paths (the inliner gives
+    // up on a large caller, as it did on `place` in `leave`): an index's creation, once a replay each, and a score's move
+    // between indexes.
 
     /// Takes `object`, whose score became constant, out of the indexes of decaying scores.
     @inlinable @inline(never) mutating func removeFromDecayingIndexes(_ object: Int32, at time: Int) {

@@ -287,13 +287,9 @@ struct CrossingScoreHeap {
     /// query): the root's place waits for the next insertion. Any other member out of line (`remove`), so that an eviction's
     /// common case is no call while the callers stay small.
     @inlinable @inline(__always) mutating func removeFirst(_ id: Int32) {
-        let slot = Int(slotOf[Int(id)])
-        guard members[slot].position == 0 && !rootVacated else { return remove(id) }
+        guard members[Int(slotOf[Int(id)])].position == 0 && !rootVacated else { return remove(id) }
         operations &+= 1
-        slotOf[Int(id)] = -1
-        members[slot].position = -1
-        freeSlots.append(Int32(truncatingIfNeeded: slot))
-        count -= 1
+        _ = unlink(id)
         rootVacated = true
         _checkInvariants()
     }
@@ -302,14 +298,20 @@ struct CrossingScoreHeap {
     @inlinable mutating func remove(_ id: Int32) {
         operations &+= 1
         settle()
+        let position = unlink(id)
+        FourAryHeap.take(at: position, rootVacated: &rootVacated, from: &nodes, members: &members)
+        _checkInvariants()
+    }
+
+    /// Frees member `id`'s slot and forgets its node's position, which it returns: the node is the caller's to take.
+    @inlinable @inline(__always) mutating func unlink(_ id: Int32) -> Int {
         let slot = Int(slotOf[Int(id)])
         slotOf[Int(id)] = -1
         let position = Int(members[slot].position)
         members[slot].position = -1
         freeSlots.append(Int32(truncatingIfNeeded: slot))
         count -= 1
-        FourAryHeap.take(at: position, rootVacated: &rootVacated, from: &nodes, members: &members)
-        _checkInvariants()
+        return position
     }
 
     /// Fills the removed root's place, if it waits, with the last node, which sinks to its place.
