@@ -289,8 +289,8 @@ struct CrossingScoreHeap {
     @inlinable @inline(__always) mutating func removeFirst(_ id: Int32) {
         guard members[Int(slotOf[Int(id)])].position == 0 && !rootVacated else { return remove(id) }
         operations &+= 1
-        _ = unlink(id)
-        rootVacated = true
+        _ = unlink(id)   // (at 0: the guard's)
+        FourAryHeap.take(at: 0, rootVacated: &rootVacated, from: &nodes, members: &members)
         _checkInvariants()
     }
 

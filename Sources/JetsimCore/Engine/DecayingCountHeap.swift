@@ -254,7 +254,7 @@ struct DecayingCountHeap {
         let i = Int(id)
         if members[i].position == 0 && !rootVacated {
             members[i].position = -1
-            rootVacated = true
+            FourAryHeap.take(at: 0, rootVacated: &rootVacated, from: &nodes, members: &members)
             _checkInvariants()
         } else {
             remove(id)
