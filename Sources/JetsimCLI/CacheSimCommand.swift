@@ -135,13 +135,13 @@ public struct CacheSimCommand: ParsableCommand {
         // parsed on another thread, with the decayed use counts `lfu`'s and `cost`'s cells keep, once a half-life.
         // Each cell sees every request in trace order, so the threads change no result.
         let requests: ReadAhead<RequestBatch>
-        let halfLives = decayedCounts == .replay ? [] : runner.decayedCountHalfLives, stops = decayedCounts == .auto
+        let needs = decayedCounts == .replay ? [] : runner.decayedCountNeeds, stops = decayedCounts == .auto
         if let batches = kept {
-            requests = ReadAhead(kept: batches, decayedCounts: halfLives, stoppingWhenSlower: stops)
+            requests = ReadAhead(kept: batches, decayedCounts: needs, stoppingWhenSlower: stops)
             kept = nil   // the read-ahead's copy is then the only one: it lets go of each batch as it hands it out
         } else {
             requests = ReadAhead(requests: try LibCacheSimStream(path: input.path, fields: fields, format: format, name: trace),
-                                 decayedCounts: halfLives, stoppingWhenSlower: stops)
+                                 decayedCounts: needs, stoppingWhenSlower: stops)
         }
         var progress = !quiet && isatty(2) == 1 ? CacheSimProgress() : nil
         try runner.replay(requests, threads: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { progress?.advance(by: $0) }

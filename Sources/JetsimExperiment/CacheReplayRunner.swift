@@ -29,12 +29,20 @@ public struct CacheReplayRunner {
         public var cell: Int
     }
 
-    /// The half-lives of the decayed use counts the cells' policies keep (`EvictionPolicy.decayedCountHalfLifeMicros`),
-    /// each once, in the cells' order: the columns the reader computes ahead for them (`ReadAhead(requests:decayedCounts:)`).
-    public var decayedCountHalfLives: [Double] {
-        var halfLives: [Double] = []
-        for cell in cells { if let h = cell.decayedCountHalfLife, !halfLives.contains(h) { halfLives.append(h) } }
-        return halfLives
+    /// The decayed use counts the cells' policies keep (`EvictionPolicy.decayedCountHalfLifeMicros`), one a half-life in
+    /// the cells' order, with their log2 where a cell of that half-life takes it (`EvictionPolicy.decayingScoreIsItsCount`):
+    /// the columns the reader computes ahead for them (`ReadAhead(requests:decayedCounts:)`).
+    public var decayedCountNeeds: [DecayedCountStage.Need] {
+        var needs: [DecayedCountStage.Need] = []
+        for cell in cells {
+            guard let h = cell.decayedCountHalfLife else { continue }
+            if let k = needs.firstIndex(where: { $0.halfLifeMicros == h }) {
+                needs[k].log2 = needs[k].log2 || cell.decayingScoreIsItsCount
+            } else {
+                needs.append(DecayedCountStage.Need(halfLifeMicros: h, log2: cell.decayingScoreIsItsCount))
+            }
+        }
+        return needs
     }
 
     /// Makes room in every cell for object ids below `count` (the trace's distinct objects, when a first pass counted them).
@@ -112,6 +120,7 @@ protocol ReplayCell {
     var capacityBytes: Int { get }
     var counters: CacheCounters { get }
     var decayedCountHalfLife: Double? { get }
+    var decayingScoreIsItsCount: Bool { get }
     mutating func replay(_ batch: borrowing RequestBatch)
     mutating func reserve(objects count: Int)
 }
@@ -120,6 +129,7 @@ extension ReplayCell {
     var capacityBytes: Int { cache.capacityBytes }
     var counters: CacheCounters { cache.counters }
     var decayedCountHalfLife: Double? { cache.policy.decayedCountHalfLifeMicros }
+    var decayingScoreIsItsCount: Bool { cache.policy.decayingScoreIsItsCount }
 
     mutating func replay(_ batch: borrowing RequestBatch) { cache.requests(batch) }
     mutating func reserve(objects count: Int) { cache.reserve(objects: count) }

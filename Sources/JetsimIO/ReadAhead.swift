@@ -86,12 +86,12 @@ public final class ReadAhead<Batch>: @unchecked Sendable {
 }
 
 extension ReadAhead where Batch == RequestBatch {
-    /// A libCacheSim stream's requests, `batchCapacity` a batch, each with its decayed counts for `halfLives`
+    /// A libCacheSim stream's requests, `batchCapacity` a batch, each with the decayed counts `needs` asks
     /// (`RequestBatch.fillDecayedCounts`, on the reader's thread) until the reader is the slower side, or to the end when
     /// not `stoppingWhenSlower` (`DecayedCountStages`).
-    public convenience init(requests stream: LibCacheSimStream, batchCapacity: Int = 1 << 16, decayedCounts halfLives: [Double] = [],
+    public convenience init(requests stream: LibCacheSimStream, batchCapacity: Int = 1 << 16, decayedCounts needs: [DecayedCountStage.Need] = [],
                             stoppingWhenSlower: Bool = true) {
-        self.init(empty: { RequestBatch(capacity: batchCapacity) }, decayedCounts: halfLives, stoppingWhenSlower: stoppingWhenSlower) {
+        self.init(empty: { RequestBatch(capacity: batchCapacity) }, decayedCounts: needs, stoppingWhenSlower: stoppingWhenSlower) {
             (batch: inout RequestBatch) throws(InputError) -> Bool in
             if batch.capacity != batchCapacity { batch = RequestBatch(capacity: batchCapacity) }   // the caller's first, once
             return try stream.next(into: &batch)
@@ -99,22 +99,22 @@ extension ReadAhead where Batch == RequestBatch {
     }
 
     /// Requests a first pass kept in memory (`LibCacheSimStream.workingSet(…, keepingAtMost:)`), handed out in order,
-    /// each let go of once handed out, with its decayed counts for `halfLives` (as `init(requests:…)`).
-    public convenience init(kept batches: [RequestBatch], decayedCounts halfLives: [Double] = [], stoppingWhenSlower: Bool = true) {
+    /// each let go of once handed out, with the decayed counts `needs` asks (as `init(requests:…)`).
+    public convenience init(kept batches: [RequestBatch], decayedCounts needs: [DecayedCountStage.Need] = [], stoppingWhenSlower: Bool = true) {
         let kept = KeptBatches(batches)
-        self.init(empty: { RequestBatch(capacity: 1) }, decayedCounts: halfLives, stoppingWhenSlower: stoppingWhenSlower) {
+        self.init(empty: { RequestBatch(capacity: 1) }, decayedCounts: needs, stoppingWhenSlower: stoppingWhenSlower) {
             (batch: inout RequestBatch) throws(InputError) -> Bool in kept.next(into: &batch)
         }
     }
 
-    /// Batches from `next`, each given its decayed counts by the stages of `halfLives` once it is read.
-    private convenience init(empty: () -> RequestBatch, decayedCounts halfLives: [Double], stoppingWhenSlower: Bool, next: @escaping Fill) {
-        let stages = DecayedCountStages(halfLives, stoppingWhenSlower: stoppingWhenSlower)
+    /// Batches from `next`, each given its decayed counts by the stages of `needs` once it is read.
+    private convenience init(empty: () -> RequestBatch, decayedCounts needs: [DecayedCountStage.Need], stoppingWhenSlower: Bool, next: @escaping Fill) {
+        let stages = DecayedCountStages(needs, stoppingWhenSlower: stoppingWhenSlower)
         self.init(empty: empty, fill: { (batch: inout RequestBatch) throws(InputError) -> Bool in
             guard try next(&batch) else { return false }
             stages.fill(&batch)
             return true
-        }, waits: halfLives.isEmpty || !stoppingWhenSlower ? nil : stages.waits)
+        }, waits: needs.isEmpty || !stoppingWhenSlower ? nil : stages.waits)
     }
 }
 
@@ -163,8 +163,8 @@ private final class DecayedCountStages: @unchecked Sendable {
     /// The stages' time so far, ns.
     private var spent: UInt64 = 0
 
-    init(_ halfLives: [Double], stoppingWhenSlower: Bool) {
-        stages = halfLives.map { DecayedCountStage(halfLifeMicros: $0) }
+    init(_ needs: [DecayedCountStage.Need], stoppingWhenSlower: Bool) {
+        stages = needs.map(DecayedCountStage.init)
         self.stoppingWhenSlower = stoppingWhenSlower
     }
 

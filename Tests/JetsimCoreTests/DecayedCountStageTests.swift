@@ -13,8 +13,8 @@ import Testing
     typealias Clock = DecayingReplayTests.Clock
 
     /// The stage's columns for `objects` at `times`, filled `batch` requests at a time.
-    static func columns(halfLifeMicros: Double, objects: [Int32], times: [Int], batch: Int) -> [DecayedCountColumn] {
-        var stage = DecayedCountStage(halfLifeMicros: halfLifeMicros)
+    static func columns(halfLifeMicros: Double, objects: [Int32], times: [Int], batch: Int, log2: Bool = true) -> [DecayedCountColumn] {
+        var stage = DecayedCountStage(halfLifeMicros: halfLifeMicros, log2: log2)
         var columns: [DecayedCountColumn] = []
         var column = DecayedCountColumn(halfLifeMicros: halfLifeMicros)   // reused, as the reader reuses its batches'
         for start in stride(from: 0, to: objects.count, by: batch) {
@@ -40,6 +40,10 @@ import Testing
             for batch in [1, 7, 3000] {
                 let counts = Self.columns(halfLifeMicros: halfLife, objects: objects, times: times, batch: batch)
                 #expect(counts.map(\.counts.count) == stride(from: 0, to: objects.count, by: batch).map { min(batch, objects.count - $0) })
+                // A stage that computes no log2 (no cell of its half-life takes one): the same counts, every log2 NaN.
+                let without = Self.columns(halfLifeMicros: halfLife, objects: objects, times: times, batch: batch, log2: false)
+                #expect(without.map(\.counts) == counts.map(\.counts))
+                #expect(without.allSatisfy { $0.log2Counts.count == $0.counts.count && $0.log2Counts.allSatisfy(\.isNaN) })
                 let flat = counts.flatMap(\.counts), logs = counts.flatMap(\.log2Counts)
                 // Written out: a request that repeats the one before opens nothing; an open decays the count to its time
                 // (2^(−gap / half-life)) and adds 1.
@@ -65,8 +69,9 @@ import Testing
                                         times: [Int], capacity: Int, batch: Int, _ label: String) {
         let objects = reqs.map { Int32($0.object) }, sizes = reqs.map(\.size)
         let columns = Self.columns(halfLifeMicros: policy.decayedCountHalfLifeMicros!, objects: objects, times: times, batch: batch)
+        let withoutLog2 = Self.columns(halfLifeMicros: policy.decayedCountHalfLifeMicros!, objects: objects, times: times, batch: batch, log2: false)
         var own = CacheReplay(capacityBytes: capacity, policy: policy)
-        var given = own, givenAtFirst = own
+        var given = own, givenAtFirst = own, givenNoLog2 = own
         for (b, start) in stride(from: 0, to: objects.count, by: batch).enumerated() {
             let end = min(start + batch, objects.count)
             objects.withUnsafeBufferPointer { o in
@@ -79,6 +84,9 @@ import Testing
                                 own.requests(objects: o, sizes: s, times: t)
                                 given.requests(objects: o, sizes: s, times: t, counted: (c, l))
                                 givenAtFirst.requests(objects: o, sizes: s, times: t, counted: b < 3 ? (c, l) : nil)
+                                withoutLog2[b].log2Counts.withUnsafeBufferPointer { nan in
+                                    givenNoLog2.requests(objects: o, sizes: s, times: t, counted: (c, nan))
+                                }
                             }
                         }
                     }
@@ -86,7 +94,8 @@ import Testing
             }
         }
         #expect(own.counters.evictions > 100 && own.counters.notAdmitted > 0, "\(label): too few evictions or large objects to tell")
-        for (other, how) in [(given, "given every count"), (givenAtFirst, "given the first batches' counts")] {
+        for (other, how) in [(given, "given every count"), (givenAtFirst, "given the first batches' counts"),
+                             (givenNoLog2, "given every count without its log2")] {
             #expect(other.counters == own.counters, "\(label), \(how)")
             #expect(other.objects.map(\.resident) == own.objects.map(\.resident), "\(label), \(how)")
             // Every stored count the same, those of objects too large to cache (the replay counts these itself) included.
@@ -115,5 +124,23 @@ import Testing
         #expect(CostPolicy(halfLifeHours: 3).decayedCountHalfLifeMicros == 3 * 3600e6)
         #expect(LRUPolicy().decayedCountHalfLifeMicros == nil && LargestPolicy().decayedCountHalfLifeMicros == nil
                 && XNUPolicy().decayedCountHalfLifeMicros == nil && FIFOPolicy().decayedCountHalfLifeMicros == nil)
+    }
+
+    /// The reader computes the log2 of a half-life's counts only for a policy that says its score is the count
+    /// (`decayingScoreIsItsCount`): `lfu`'s, whose every score the heap of counts takes (keyed by that log2); never `cost`'s,
+    /// whose scores (offset 1) it never takes.
+    @Test func theLog2IsAskedForExactlyWhereTheHeapOfCountsTakesTheScores() {
+        var lfu = LFUPolicy(halfLifeHours: 2), cost = CostPolicy(halfLifeHours: 2)
+        #expect(lfu.decayingScoreIsItsCount && !cost.decayingScoreIsItsCount)
+        #expect(!LRUPolicy().decayingScoreIsItsCount && !LargestPolicy().decayingScoreIsItsCount)
+        for (k, time) in [0, 1_000, 7_200_000_000, 7_200_000_000, 90_000_000_000].enumerated() {
+            let app = Int32(k % 2)
+            lfu.didOpen(app, at: time)
+            cost.didOpen(app, at: time)
+            let candidate = KillCandidate(app: app)
+            let h = 2 * 3600e6
+            #expect(lfu.decayingScore(candidate).map { DecayingCountHeap.accepts($0, halfLife: h) } == true, "lfu, open \(k)")
+            #expect(cost.decayingScore(candidate).map { DecayingCountHeap.accepts($0, halfLife: h) } == false, "cost, open \(k)")
+        }
     }
 }

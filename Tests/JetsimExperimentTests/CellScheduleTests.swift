@@ -87,9 +87,10 @@ import Testing
             batches.append(batch)
         }
         var requests = 0
-        // `lfu`'s and `cost`'s half-lives (0.001 h and the default 24 h): their counts computed ahead once each, when asked.
-        #expect(runner.decayedCountHalfLives == [3.6e6, 24 * 3600e6])
-        try runner.replay(ReadAhead(kept: batches, decayedCounts: decayedCountsAhead ? runner.decayedCountHalfLives : []), threads: threads) {
+        // `lfu`'s and `cost`'s half-lives (0.001 h and the default 24 h): their counts computed ahead once each, when asked,
+        // the log2 for `lfu`'s heap only.
+        #expect(runner.decayedCountNeeds == [.init(halfLifeMicros: 3.6e6, log2: true), .init(halfLifeMicros: 24 * 3600e6, log2: false)])
+        try runner.replay(ReadAhead(kept: batches, decayedCounts: decayedCountsAhead ? runner.decayedCountNeeds : []), threads: threads) {
             requests += $0
         }
         #expect(requests == 1_200)

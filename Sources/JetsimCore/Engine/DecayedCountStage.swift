@@ -9,7 +9,8 @@ import Darwin
 /// `lfu`, `cost`), so that their replays store a count instead of decaying and adding (`CacheReplay.requests`).
 ///
 /// Invariant: `counts` and `log2Counts` have one entry per request of the batch they were filled for; `log2Counts[k]` is
-/// `log2(counts[k])` as libm computes it (the first term of `DecayingCountHeap`'s key).
+/// `log2(counts[k])` as libm computes it (the first term of `DecayingCountHeap`'s key), or NaN in every entry when the
+/// stage computes no log2 (`DecayedCountStage.Need.log2`: then the heap, if it takes the count, computes it).
 public struct DecayedCountColumn: Sendable {
     /// A batch's columns as the replay reads them (`CacheReplay.requests(objects:sizes:times:counted:)`).
     public typealias Buffers = (counts: UnsafeBufferPointer<Double>, log2Counts: UnsafeBufferPointer<Double>)
@@ -42,14 +43,33 @@ public struct DecayedCountColumn: Sendable {
 /// replay computes its count itself. The arithmetic is the policy's own (`DecayedFrequency.recordInPlace`), so each count
 /// is the double the policy would store (debug builds check it: `DecayedFrequency.setInPlace`).
 ///
-/// The log2 serves `lfu`'s heap only (`cost`'s index does not take it): a half-life of `cost` cells alone computes it
-/// for nothing, on the reader's thread.
+/// The log2 serves `lfu`'s heap only (`cost`'s index does not take it): a stage computes it only when a cell of its
+/// half-life keys its scores by the count (`Need.log2`), where it cost `cost`'s reader some 50 of its 140 instructions a
+/// request for nothing.
 public struct DecayedCountStage {
+    /// What a stage computes: the counts of a half-life, and their log2 when some cell of that half-life takes it
+    /// (`EvictionPolicy.decayingScoreIsItsCount`).
+    public struct Need: Equatable, Sendable {
+        public var halfLifeMicros: Double
+        public var log2: Bool
+        public init(halfLifeMicros: Double, log2: Bool) {
+            self.halfLifeMicros = halfLifeMicros
+            self.log2 = log2
+        }
+    }
+
     @usableFromInline var frequency: DecayedFrequency
+    /// Whether `fill` computes the log2 column (NaN otherwise).
+    public let computesLog2: Bool
     /// The object of the request before (-1 at the start).
     @usableFromInline var previous: Int32 = -1
 
-    public init(halfLifeMicros: Double) { frequency = DecayedFrequency(halfLifeMicros: halfLifeMicros) }
+    public init(halfLifeMicros: Double, log2: Bool = true) {
+        frequency = DecayedFrequency(halfLifeMicros: halfLifeMicros)
+        computesLog2 = log2
+    }
+
+    public init(_ need: Need) { self.init(halfLifeMicros: need.halfLifeMicros, log2: need.log2) }
 
     public var halfLifeMicros: Double { frequency.halfLifeMicros }
 
@@ -62,16 +82,21 @@ public struct DecayedCountStage {
         // is kept from batch to batch.
         column.removeAll()
         column.counts.append(contentsOf: repeatElement(0, count: objects.count))
-        column.log2Counts.append(contentsOf: repeatElement(0, count: objects.count))
+        column.log2Counts.append(contentsOf: repeatElement(computesLog2 ? 0 : .nan, count: objects.count))
         column.counts.withUnsafeMutableBufferPointer { counts in
             column.log2Counts.withUnsafeMutableBufferPointer { log2Counts in
-                fill(counts: counts, log2Counts: log2Counts, objects: objects, times: times)
+                // One loop each, so that the loop without the log2 tests nothing a request for it.
+                if computesLog2 {
+                    fill(counts: counts, log2Counts: log2Counts, objects: objects, times: times)
+                } else {
+                    fill(counts: counts, log2Counts: nil, objects: objects, times: times)
+                }
             }
         }
     }
 
     @inline(__always)
-    mutating func fill(counts: UnsafeMutableBufferPointer<Double>, log2Counts: UnsafeMutableBufferPointer<Double>,
+    mutating func fill(counts: UnsafeMutableBufferPointer<Double>, log2Counts: UnsafeMutableBufferPointer<Double>?,
                        objects: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Int>) {
         let d = 12   // (as the replay's prefetch distance: the counts are indexed by a random object id)
         for k in 0..<objects.count {
@@ -82,7 +107,7 @@ public struct DecayedCountStage {
             previous = object
             let count = frequency.lastCount(object)
             counts[k] = count
-            log2Counts[k] = log2(count)
+            if let log2Counts { log2Counts[k] = log2(count) }
         }
     }
 }

@@ -71,6 +71,12 @@ public protocol EvictionPolicy: Sendable {
     /// policy's own arithmetic gives: debug builds check it). Only asked of a policy with `decayedCountHalfLifeMicros`;
     /// the default ignores the count.
     mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double)
+    /// For a policy with `decayedCountHalfLifeMicros`: whether its decaying score is that count itself (offset 0, weight
+    /// 1 / 1: `lfu`'s), which the heap of counts keys by its log2 (`DecayingCountHeap`), so that `cachesim`'s reader
+    /// computes the log2 ahead with the count. false, the default: no index takes it (`cost`'s scores, offset 1, go to
+    /// the index of crossing scores) and the reader computes none. Changes no result either way: without the log2 the
+    /// heap computes it.
+    var decayingScoreIsItsCount: Bool { get }
 }
 
 extension EvictionPolicy {
@@ -85,6 +91,7 @@ extension EvictionPolicy {
     public mutating func didOpenInPlace(_ app: Int32, at time: Int) { didOpen(app, at: time) }
     public var decayedCountHalfLifeMicros: Double? { nil }
     public mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double) { didOpenInPlace(app, at: time) }
+    public var decayingScoreIsItsCount: Bool { false }
 
     /// Whether the policy ranks by a key (`rankingKey`), so the engine can index its candidates.
     public var hasRankingKey: Bool { rankingKey(RankingInputs()) != nil }

@@ -34,6 +34,8 @@ public struct LFUPolicy: EvictionPolicy {
 
     @inlinable public var decayedCountHalfLifeMicros: Double? { frequency.halfLifeMicros }
 
+    public var decayingScoreIsItsCount: Bool { true }
+
     @inlinable @inline(__always) public mutating func didOpenInPlace(_ app: Int32, at time: Int, count: Double) {
         frequency.setInPlace(app, count: count, at: time)
     }
