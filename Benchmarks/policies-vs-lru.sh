@@ -8,7 +8,9 @@
 #   csv-bytes, bin-bytes  the same capacities given in bytes: a capacity given as a share of the working set first
 #              reads the trace once to measure it (`cachesim`'s working-set pass, the same for every policy: 0.22 s of
 #              the binary's runs), so these time the replays with nothing shared added.
-# A round runs every policy once, in turn; a batch prints each policy's median time and its ratio to `lru`'s. Every
+# A round runs every policy once, in turn; a batch prints each policy's median time and its ratio to `lru`'s, and in
+# brackets the median of its per-round ratios (each time against the same round's `lru`, a few seconds apart: the VM's
+# drift between rounds, which moves a batch's medians, falls on both sides of such a ratio alike). Every
 # round's cache.csv must equal the first round's (a replay that is not deterministic fails the script). This 2-core VM's
 # speed moves by a third between stretches of minutes, so the script runs several batches and prints each: one batch is
 # not a verdict. Wall clock, so a measurement, never a test or a CI gate (the gate counts instructions:
@@ -57,7 +59,7 @@ for case in $cases; do
     else
         args+=(--capacity "$share")
     fi
-    echo "$title ($rounds rounds a batch; medians, and their ratios to lru's)"
+    echo "$title ($rounds rounds a batch; medians, their ratios to lru's, [medians of the per-round ratios])"
     declare -A first=()
     for batch in $(seq "$batches"); do
         : > "$work/times"
@@ -81,7 +83,10 @@ for line in open(path):
     policy, micros = line.split()
     times[policy].append(int(micros) / 1e6)
 median = {p: statistics.median(v) for p, v in times.items()}
-print(f"  batch {batch}: lru {median['lru']:.3f} s; " + ", ".join(f"{p} {median[p] / median['lru']:.2f}×" for p in policies[1:]))
+# Round k's time of each policy against round k's lru (every round runs every policy once, lru first).
+per_round = {p: statistics.median(t / l for t, l in zip(times[p], times['lru'])) for p in policies[1:]}
+print(f"  batch {batch}: lru {median['lru']:.3f} s; "
+      + ", ".join(f"{p} {median[p] / median['lru']:.2f}× [{per_round[p]:.2f}×]" for p in policies[1:]))
 PY
     done
     unset first
