@@ -67,6 +67,53 @@ import Testing
         #expect(r.kills.count == r.totalKills)
     }
 
+    /// The idle band's order (`idleOrder`, which gives the reaper its oldest app, the freezer its candidate, and
+    /// idle-exit and sustained pressure whether anyone is idle) stays exactly the resident idle apps in band-entry order,
+    /// its first the earliest entrant, through random traces with the reaper and the freezer on; also with a policy
+    /// whose aging band is the idle band, where an app turns idle without a new band entry (keeping its place).
+    @Test(arguments: [false, true])
+    func theIdleOrderIsTheIdleBandInEntryOrder(agingInIdleBand: Bool) throws {
+        var rng = SplitMix64(seed: agingInIdleBand ? 31 : 17)
+        var bands = BandTable()
+        if agingInIdleBand { bands.aging = bands.idle }
+        var device = Self.devices()[0]   // compressor, freezer (at most two frozen), reaper
+        device.reaper.minIdleAgeMicros = sec(60)
+        var h = try Harness(device: device, apps: Self.apps(), policy: XNUPolicy(bands: bands))
+        var t = 0, longestOrder = 0, joinsWithoutEntry = 0
+        for _ in 0..<3000 {
+            t += Int.random(in: 0...(rng.next() % 10 == 0 ? sec(600) : sec(20)), using: &rng)
+            let app = Int32(rng.next() % 9)
+            let kind: TraceEventKind = [.open, .open, .home, .bgLaunch, .quit][Int(rng.next() % 5)]
+            let before = Self.members(of: h.sim.idleOrder), sequenceBefore = h.sim.entrySequence
+            h.sim.process(TraceEvent(time: t, app: app, kind: kind, value: kind == .bgLaunch ? sec(30) : 0))
+            let listed = Self.members(of: h.sim.idleOrder)
+            let idle = (0..<9).filter { h.sim.apps[$0].priorityClass == .idle }
+                .sorted { h.sim.apps[$0].bandEntrySequence < h.sim.apps[$1].bandEntrySequence }
+            #expect(listed.map(Int.init) == idle)
+            #expect(idle.allSatisfy { h.sim.apps[$0].state == .suspended })
+            #expect(h.sim.oldestIdleEntry == (idle.map { h.sim.apps[$0].bandEntryTime }.min() ?? .max))
+            longestOrder = max(longestOrder, listed.count)
+            // A newcomer numbered before this step turned idle without entering a band anew.
+            joinsWithoutEntry += listed.filter { !before.contains($0) && h.sim.apps[Int($0)].bandEntrySequence < sequenceBefore }.count
+        }
+        let r = h.finish()
+        #expect(longestOrder >= 3, "the trace should keep several apps idle at once")
+        #expect(r.killsByReason[.longIdleExit, default: 0] > 0 && r.killsByReason[.idleExit, default: 0] > 0 && r.freezes > 0)
+        // With its own aging band every app enters the idle band anew; sharing it, an aging app turns idle in place.
+        #expect(agingInIdleBand ? joinsWithoutEntry > 0 : joinsWithoutEntry == 0)
+    }
+
+    /// `list`'s members in order.
+    static func members(of list: RankedList) -> [Int32] {
+        var out: [Int32] = []
+        var at = list.head
+        while at >= 0 {
+            out.append(at)
+            at = list.nodes[Int(at)].next
+        }
+        return out
+    }
+
     @Test func theSameEventsGiveTheSameResult() throws {
         func run() throws -> SimulationResult {
             var rng = SplitMix64(seed: 42)

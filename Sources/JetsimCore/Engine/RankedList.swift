@@ -58,6 +58,14 @@ struct RankedList {
 
     @inlinable func contains(_ id: Int32) -> Bool { nodes[Int(id)].member }
 
+    /// The first member in order, or nil when there is none.
+    @inlinable var first: Int32? { head >= 0 ? head : nil }
+
+    @inlinable var isEmpty: Bool { head < 0 }
+
+    /// `id`'s key (a member's).
+    @inlinable func key(of id: Int32) -> RankingKey { nodes[Int(id)].key }
+
     @inlinable func precedes(_ a: Int32, _ key: RankingKey, _ id: Int32) -> Bool {
         let k = nodes[Int(a)].key
         return k != key ? k < key : a < id

@@ -463,9 +463,13 @@ extension Simulator {
                 apps[i].bandEntryTime = now
                 entrySequence &+= 1
             }
-            if cls == .idle && limits.reaperOn {   // the reaper may take it from `reaperMinAge` on
-                let (due, overflow) = apps[i].bandEntryTime.addingReportingOverflow(limits.reaperMinAge)
-                if !overflow && due < reaperEarliestBound { reaperEarliestBound = due }
+            if old == .idle { idleOrder.remove(Int32(i)) }
+            if cls == .idle {
+                idleOrder.insert(Int32(i), key: RankingKey(major: 0, minor: apps[i].bandEntrySequence))
+                if limits.reaperOn {   // the reaper may take it from `reaperMinAge` on
+                    let (due, overflow) = apps[i].bandEntryTime.addingReportingOverflow(limits.reaperMinAge)
+                    if !overflow && due < reaperEarliestBound { reaperEarliestBound = due }
+                }
             }
         }
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.

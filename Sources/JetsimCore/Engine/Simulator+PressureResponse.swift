@@ -155,13 +155,18 @@ extension Simulator {
     /// When the first app in band 0 reaches the reaper's minimum age (`Int.max`: none is in band 0); also tightens
     /// `reaperEarliestBound` to it.
     private mutating func earliestReapable() -> Int {
-        var oldest = Int.max
-        for app in resident.members where apps[Int(app)].priorityClass == .idle {
-            oldest = min(oldest, apps[Int(app)].bandEntryTime)
-        }
+        let oldest = oldestIdleEntry
         let (due, overflow) = oldest.addingReportingOverflow(device.reaper.minIdleAgeMicros)
         reaperEarliestBound = oldest == Int.max || overflow ? Int.max : due
         return reaperEarliestBound
+    }
+
+    /// When the earliest entrant of the idle band entered it (`Int.max`: the band is empty).
+    var oldestIdleEntry: Int {
+        let oldest = idleOrder.first.map { apps[Int($0)].bandEntryTime } ?? .max
+        assert(oldest == resident.members.lazy.filter { apps[Int($0)].priorityClass == .idle }.map { apps[Int($0)].bandEntryTime }.min() ?? .max,
+               "the idle order's first is not the earliest entrant")
+        return oldest
     }
 
     /// Time alone starts a sweep (an app ages, the rescan interval ends): below the reaper threshold, a recheck is
@@ -286,18 +291,17 @@ extension Simulator {
     /// The oldest entrant of band 0 the freezer may take, or nil.
     @inline(__always)   // as `recheckPending`
     private func freezerCandidate() -> Int? {
-        var best: Int?
-        var bestEntry = UInt64.max
         let apps = self.apps.view   // reads fields in place (a subscript of the array copied each app whole)
         let smallest = device.freezer.minResidentBytes
-        for app in resident.members {
-            let i = Int(app)
-            guard apps[i].priorityClass == .idle && apps[i].bandEntrySequence < bestEntry && !apps[i].frozen
-                && apps[i].footprint >= smallest && apps[i].dirtyResident + apps[i].dirtyCompressed > 0 else { continue }
-            best = i
-            bestEntry = apps[i].bandEntrySequence
-        }
-        return best
+        // Band 0 in entry order: the first that qualifies is the oldest entrant that does.
+        let candidate = idleOrder.first {
+            let i = Int($0)
+            return !apps[i].frozen && apps[i].footprint >= smallest && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
+        }.map { Int($0) }
+        assert(candidate == resident.members.map { Int($0) }.filter {
+            apps[$0].priorityClass == .idle && !apps[$0].frozen && apps[$0].footprint >= smallest && apps[$0].dirtyResident + apps[$0].dirtyCompressed > 0
+        }.min { apps[$0].bandEntrySequence < apps[$1].bandEntrySequence }, "the idle order's freezer candidate is not a scan's")
+        return candidate
     }
 
     /// The suspended app with resident dirty memory that was in the foreground longest ago (ties: the first in
@@ -419,11 +423,7 @@ extension Simulator {
     /// The victim is the first of band 0 in kill order (max priority clamped to IDLE, kern_memorystatus.c:6419-6423).
     mutating func sustainedPressureTick(token: UInt32) -> Bool {
         guard token == pressureEpoch, pressure >= .warning else { return false }
-        if sustainedKillsLeft == 0 {   // the chain starts
-            var idle = 0
-            for app in resident.members where apps[Int(app)].priorityClass == .idle { idle += 1 }
-            sustainedKillsLeft = 2 * idle
-        }
+        if sustainedKillsLeft == 0 { sustainedKillsLeft = 2 * idleOrder.count }   // the chain starts
         guard sustainedKillsLeft > 0, let victim = chooseVictim(scope: .idleBand, reason: .sustainedMemoryPressure),
               killOrPurge(victim, reason: .sustainedMemoryPressure) else {
             sustainedKillsLeft = -1   // "nothing left to kill": ended until pressure is normal again
@@ -459,6 +459,10 @@ extension Simulator {
 
     /// Asks the policy for a victim among the apps `scope` allows.
     mutating func chooseVictim(scope: KillScope, reason: KillReason) -> Int? {
+        if idleScopeIsEmpty(scope) {
+            assert(scanForVictim(scope: scope, reason: reason) == nil, "the idle order says band 0 has no victim, a scan finds one")
+            return nil
+        }
         guard rankedCandidates != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
         let apps = self.apps.view
         let minAge = device.reaper.minIdleAgeMicros, now = self.now
@@ -472,6 +476,19 @@ extension Simulator {
         let victim = found.map { Int($0) } ?? foregroundAsLastResort(scope: scope, reason: reason)
         assert(victim == scanForVictim(scope: scope, reason: reason), "the ranked candidates disagree with a full scan")
         return victim
+    }
+
+    /// Whether `scope` has no candidate for want of an idle app (one idle long enough, for the reaper), read off
+    /// `idleOrder`: a reaper sweep ends with a walk that finds no victim, which would otherwise visit every candidate.
+    @inline(__always)
+    private func idleScopeIsEmpty(_ scope: KillScope) -> Bool {
+        switch scope {
+        case .idleBand: return idleOrder.isEmpty
+        case .longIdle:
+            let oldest = oldestIdleEntry
+            return oldest == .max || now - oldest < device.reaper.minIdleAgeMicros
+        case .overLimit, .any: return false
+        }
     }
 
     /// Whether the foreground app is an ordinary kill candidate: everywhere but on a cache-equivalent device.

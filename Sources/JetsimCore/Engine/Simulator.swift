@@ -73,6 +73,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// No app in band 0 is reapable before this time (a lower bound, so most checks need no scan of band 0): lowered
     /// as apps enter band 0, made exact by each scan.
     var reaperEarliestBound = Int.max
+    /// The apps in the idle class (band 0), the earliest band entrant first: the reaper's oldest app, the freezer's
+    /// candidate and whether idle-exit or sustained pressure has anyone to take are read here, where each used to scan
+    /// every resident app (several times a response on a loaded device with the freezer on). Band entries are numbered
+    /// and timed together and the clock never goes back, so this is also the order of `bandEntryTime`. Kept by
+    /// `refreshPriorityClass`, the one place a class changes; key `(0, bandEntrySequence)`.
+    var idleOrder: RankedList
     var frozenCount = 0
     /// NAND bytes the freezer wrote in the current simulated day, and which day that is.
     var freezerDayWritten = 0
@@ -143,6 +149,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         resident = ResidentSet(count: catalog.count)
         compressionKey = UncheckedArray(repeating: .max, count: catalog.count)
         volatileOrder = VolatileQueue(count: catalog.count)
+        idleOrder = RankedList(count: catalog.count)
         memory = SystemMemory(physical: device.physicalBytes, reserve: device.reserveBytes)
         limits = ThresholdBytes(device)
         self.policy = policy
@@ -264,6 +271,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         resident.makeUnique()
         volatileOrder.makeUnique()
         rankedCandidates?.makeUnique()
+        idleOrder.makeUnique()
         timers.makeUnique()
     }
 
@@ -611,6 +619,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 problems.append("app \(i)'s compression key is stale")
             }
             if a.frozen && a.state == .suspended && a.priorityClass != .frozen { problems.append("app \(i) is frozen but not in the frozen band") }
+            if idleOrder.contains(Int32(i)) != (a.priorityClass == .idle)
+                || (a.priorityClass == .idle && (a.state != .suspended || idleOrder.key(of: Int32(i)).minor != a.bandEntrySequence)) {
+                problems.append("app \(i) is misplaced in the idle order")
+            }
             if a.dirtyFrozen > 0 && a.state != .suspended { problems.append("app \(i) runs with frozen memory") }
             if a.frozen { frozen += 1 }
             if Int32(i) == foreground {
