@@ -103,6 +103,39 @@ import Testing
         #expect(agingInIdleBand ? joinsWithoutEntry > 0 : joinsWithoutEntry == 0)
     }
 
+    /// The ranked candidates are brought up to date only when a kill decision reads them (`rankPending`); bringing them
+    /// up to date after every event instead changes no decision, and each time they are exactly the resident candidates
+    /// in key order. Random traces on a loaded device with the freezer and the reaper, for `xnu` and `lru`.
+    @Test(arguments: [false, true])
+    func rankedCandidatesUpdatedLazilyDecideAsEagerly(lru: Bool) throws {
+        func run<P: EvictionPolicy>(_ policy: P, eager: Bool) throws -> (SimulationResult, sawPending: Bool) {
+            var rng = SplitMix64(seed: lru ? 5 : 3)
+            var h = try Harness(device: Self.devices()[0], apps: Self.apps(), policy: policy)
+            var t = 0, sawPending = false
+            for _ in 0..<3000 {
+                t += Int.random(in: 0...(rng.next() % 10 == 0 ? sec(600) : sec(20)), using: &rng)
+                let app = Int32(rng.next() % 9)
+                let kind: TraceEventKind = [.open, .open, .home, .bgLaunch, .bgTask, .quit][Int(rng.next() % 6)]
+                h.sim.process(TraceEvent(time: t, app: app, kind: kind, value: kind == .bgLaunch || kind == .bgTask ? sec(30) : 0))
+                sawPending = sawPending || h.sim.rankPending.count > 0
+                guard eager else { continue }
+                h.sim.updateRankedCandidates()
+                var keyed: [(app: Int32, key: RankingKey)] = []
+                for i in 0..<9 where h.sim.apps[i].state.isResident && (Int32(i) != h.sim.foreground || h.sim.foregroundIsCandidate) {
+                    keyed.append((Int32(i), policy.rankingKey(h.sim.rankingInputs(i))!))
+                }
+                keyed.sort { a, b in a.key != b.key ? a.key < b.key : a.app < b.app }
+                #expect(Self.members(of: h.sim.rankedCandidates!) == keyed.map(\.app))
+            }
+            return (h.finish(), sawPending)
+        }
+        let (lazy, pending) = lru ? try run(LRUPolicy(), eager: false) : try run(XNUPolicy(), eager: false)
+        let (eager, _) = lru ? try run(LRUPolicy(), eager: true) : try run(XNUPolicy(), eager: true)
+        #expect(pending, "some changes should wait for a decision")
+        #expect(lazy.totalKills > 100 && lazy.kills == eager.kills && lazy.killsByReason == eager.killsByReason)
+        #expect(lazy.coldLaunches == eager.coldLaunches && lazy.freezes == eager.freezes)
+    }
+
     /// `list`'s members in order.
     static func members(of list: RankedList) -> [Int32] {
         var out: [Int32] = []

@@ -473,11 +473,22 @@ extension Simulator {
             }
         }
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
-        if rankedCandidates != nil {
+        if rankedCandidates != nil && !rankPendingMark[i] {
+            rankPendingMark[i] = true
+            rankPending.append(Int32(i))
+        }
+        return cls != old
+    }
+
+    /// Brings `rankedCandidates` up to date with the keys of the apps changed since it last was (`rankPending`).
+    mutating func updateRankedCandidates() {
+        for k in 0..<rankPending.count {
+            let i = Int(rankPending[k])
+            rankPendingMark[i] = false
             let isCandidate = apps[i].state.isResident && (Int32(i) != foreground || foregroundIsCandidate)
             let key = isCandidate ? policy.rankingKey(rankingInputs(i)) : nil
             rankedCandidates?.update(Int32(i), key: key)
         }
-        return cls != old
+        rankPending.removeAll()
     }
 }

@@ -464,6 +464,7 @@ extension Simulator {
             return nil
         }
         guard rankedCandidates != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
+        if rankPending.count > 0 { updateRankedCandidates() }
         let apps = self.apps.view
         let minAge = device.reaper.minIdleAgeMicros, now = self.now
         let found = rankedCandidates?.first {

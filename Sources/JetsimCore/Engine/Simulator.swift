@@ -106,6 +106,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Kill candidates (resident apps, the foreground one too but on a cache-equivalent device) in the order of the
     /// policy's ranking key, when it has one (nil: kill decisions scan).
     var rankedCandidates: RankedList?
+    /// Apps whose ranking key may have changed since `rankedCandidates` was last brought up to date, each once
+    /// (`rankPendingMark`): the index is updated when a kill decision reads it (`updateRankedCandidates`), so an app
+    /// re-keyed twice in between (100 → 40 → 20 as it leaves the foreground and suspends) moves once. The index's order
+    /// is a function of the keys alone, so when it is brought up to date changes no decision.
+    var rankPending: UncheckedArray<Int32>
+    var rankPendingMark: UncheckedArray<Bool>
     var order: [Int32] = []
     /// The device's thresholds in bytes, computed once (they are read several times per event).
     let limits: ThresholdBytes
@@ -160,6 +166,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
         timers = TimerQueue(capacity: 8 * catalog.count + 64)
         if policy.hasRankingKey { rankedCandidates = RankedList(count: catalog.count) }
+        rankPending = UncheckedArray(capacity: policy.hasRankingKey ? catalog.count : 0)
+        rankPendingMark = UncheckedArray(repeating: false, count: policy.hasRankingKey ? catalog.count : 0)
         androidState = AndroidState(count: device.platform == .android ? catalog.count : 0)
         order.reserveCapacity(catalog.count)
     }
@@ -271,6 +279,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         resident.makeUnique()
         volatileOrder.makeUnique()
         rankedCandidates?.makeUnique()
+        rankPending.makeUnique()
+        rankPendingMark.makeUnique()
         idleOrder.makeUnique()
         timers.makeUnique()
     }
