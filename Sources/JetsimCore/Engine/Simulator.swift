@@ -633,6 +633,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 || (a.priorityClass == .idle && (a.state != .suspended || idleOrder.key(of: Int32(i)).minor != a.bandEntrySequence)) {
                 problems.append("app \(i) is misplaced in the idle order")
             }
+            if let ranked = rankedCandidates, !rankPendingMark[i] {   // an app not marked is ranked by its key of now
+                let key = a.state.isResident && (Int32(i) != foreground || foregroundIsCandidate) ? policy.rankingKey(rankingInputs(i)) : nil
+                if ranked.contains(Int32(i)) != (key != nil) || (key.map { ranked.key(of: Int32(i)) != $0 } ?? false) {
+                    problems.append("app \(i)'s ranking key changed unmarked")
+                }
+            }
             if a.dirtyFrozen > 0 && a.state != .suspended { problems.append("app \(i) runs with frozen memory") }
             if a.frozen { frozen += 1 }
             if Int32(i) == foreground {
