@@ -52,9 +52,7 @@ import Testing
             #expect(list.first { _ in true } == scan(keys) { _ in true })
             #expect(list.first { $0 % 3 == 1 } == scan(keys) { $0 % 3 == 1 })
         }
-        var order: [Int32] = []
-        var at = list.head
-        while at >= 0 { order.append(at); at = list.nodes[Int(at)].next }
+        let order = members(of: list)
         let expected = keys.enumerated().compactMap { app, key in key.map { ($0, Int32(app)) } }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.1)
         #expect(order == expected)

@@ -84,9 +84,9 @@ import Testing
             t += Int.random(in: 0...(rng.next() % 10 == 0 ? sec(600) : sec(20)), using: &rng)
             let app = Int32(rng.next() % 9)
             let kind: TraceEventKind = [.open, .open, .home, .bgLaunch, .quit][Int(rng.next() % 5)]
-            let before = Self.members(of: h.sim.idleOrder), sequenceBefore = h.sim.entrySequence
+            let before = members(of: h.sim.idleOrder), sequenceBefore = h.sim.entrySequence
             h.sim.process(TraceEvent(time: t, app: app, kind: kind, value: kind == .bgLaunch ? sec(30) : 0))
-            let listed = Self.members(of: h.sim.idleOrder)
+            let listed = members(of: h.sim.idleOrder)
             let idle = (0..<9).filter { h.sim.apps[$0].priorityClass == .idle }
                 .sorted { h.sim.apps[$0].bandEntrySequence < h.sim.apps[$1].bandEntrySequence }
             #expect(listed.map(Int.init) == idle)
@@ -125,7 +125,7 @@ import Testing
                     keyed.append((Int32(i), policy.rankingKey(h.sim.rankingInputs(i))!))
                 }
                 keyed.sort { a, b in a.key != b.key ? a.key < b.key : a.app < b.app }
-                #expect(Self.members(of: h.sim.rankedCandidates!) == keyed.map(\.app))
+                #expect(members(of: h.sim.rankedCandidates!) == keyed.map(\.app))
             }
             return (h.finish(), sawPending)
         }
@@ -134,17 +134,6 @@ import Testing
         #expect(pending, "some changes should wait for a decision")
         #expect(lazy.totalKills > 100 && lazy.kills == eager.kills && lazy.killsByReason == eager.killsByReason)
         #expect(lazy.coldLaunches == eager.coldLaunches && lazy.freezes == eager.freezes)
-    }
-
-    /// `list`'s members in order.
-    static func members(of list: RankedList) -> [Int32] {
-        var out: [Int32] = []
-        var at = list.head
-        while at >= 0 {
-            out.append(at)
-            at = list.nodes[Int(at)].next
-        }
-        return out
     }
 
     @Test func theSameEventsGiveTheSameResult() throws {

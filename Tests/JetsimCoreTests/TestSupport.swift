@@ -74,3 +74,14 @@ struct Step: Equatable, CustomStringConvertible {
     }
     var description: String { "\(from)→\(to) \(callback)" }
 }
+
+/// `list`'s members in order, following its links.
+func members(of list: RankedList) -> [Int32] {
+    var out: [Int32] = []
+    var at = list.head
+    while at >= 0 {
+        out.append(at)
+        at = list.nodes[Int(at)].next
+    }
+    return out
+}

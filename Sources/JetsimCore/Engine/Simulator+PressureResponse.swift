@@ -293,14 +293,13 @@ extension Simulator {
     private func freezerCandidate() -> Int? {
         let apps = self.apps.view   // reads fields in place (a subscript of the array copied each app whole)
         let smallest = device.freezer.minResidentBytes
+        let qualifies = { (i: Int) in
+            !apps[i].frozen && apps[i].footprint >= smallest && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
+        }
         // Band 0 in entry order: the first that qualifies is the oldest entrant that does.
-        let candidate = idleOrder.first {
-            let i = Int($0)
-            return !apps[i].frozen && apps[i].footprint >= smallest && apps[i].dirtyResident + apps[i].dirtyCompressed > 0
-        }.map { Int($0) }
-        assert(candidate == resident.members.map { Int($0) }.filter {
-            apps[$0].priorityClass == .idle && !apps[$0].frozen && apps[$0].footprint >= smallest && apps[$0].dirtyResident + apps[$0].dirtyCompressed > 0
-        }.min { apps[$0].bandEntrySequence < apps[$1].bandEntrySequence }, "the idle order's freezer candidate is not a scan's")
+        let candidate = idleOrder.first { qualifies(Int($0)) }.map { Int($0) }
+        assert(candidate == resident.members.map { Int($0) }.filter { apps[$0].priorityClass == .idle && qualifies($0) }
+            .min { apps[$0].bandEntrySequence < apps[$1].bandEntrySequence }, "the idle order's freezer candidate is not a scan's")
         return candidate
     }
 
