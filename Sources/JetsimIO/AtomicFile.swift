@@ -90,21 +90,19 @@ public final class AtomicFile {
         if used >= Self.flushSize { try flushWhole() }
     }
 
-    /// Appends `count` rows, each rendered by `body` at the address it is given (at most `rowCapacity` bytes; it returns
-    /// how many it wrote): an idle stretch's thousands of rows go into the buffer a room's worth at a time, without a
-    /// call into the file and a room check per row.
-    /// `body` must not write past `rowCapacity` bytes (checked in debug builds): it writes in place, past any check.
-    public func writeRows(_ count: Int, capacity rowCapacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) throws(InputError) {
+    /// Appends `count` rows, rendered by `body` a run at a time: `body(at, rows)` writes `rows` rows from `at`, each at
+    /// most `rowCapacity` bytes, and returns how many bytes it wrote. An idle stretch's thousands of rows go into the
+    /// buffer a room's worth at a time, without a call into the file and a room check per row (or a call of `body`).
+    /// `body` must not write past `rows × rowCapacity` bytes (checked in debug builds): it writes in place, past any check.
+    public func writeRows(_ count: Int, capacity rowCapacity: Int, _ body: (_ at: UnsafeMutablePointer<UInt8>, _ rows: Int) -> Int) throws(InputError) {
         precondition(rowCapacity > 0, "AtomicFile.writeRows: a row's capacity must be positive")
         var left = count
         while left > 0 {
             reserve(rowCapacity)
             let fitting = min(left, (capacity - used) / rowCapacity)   // at least one after `reserve`
-            for _ in 0..<fitting {
-                let width = body(buffer + used)
-                assert(width <= rowCapacity, "AtomicFile: a row is wider than its capacity")
-                used += width
-            }
+            let width = body(buffer + used, fitting)
+            assert(width <= fitting * rowCapacity, "AtomicFile: rows wider than their capacity")
+            used += width
             left -= fitting
             if used >= Self.flushSize { try flushWhole() }
         }

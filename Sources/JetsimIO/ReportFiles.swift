@@ -394,38 +394,47 @@ public final class ReportStream: SimulationRecordSink {
     }
 
     public func record(sample: MemorySample) {
-        guard !failed else { return }
-        if let previousSample, sample.differsOnlyInTime(from: previousSample) { return sameState(at: CollectionOfOne(sample.time)) }
-        let template = previousRow
-        do {
-            try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
-                ReportFiles.sampleTime(sample.time, into: &w)
-                let start = w.count
-                ReportFiles.sampleState(sample, into: &w)
-                template.setState(w.written(from: start))
-            }
-        } catch { failure = error }
-        previousSample = sample
+        _ = writeRow(of: sample, startingRowsEvery: 0)
     }
 
     /// An idle stretch's samples: the first as any other, the rest rows of its state at their times. When the
-    /// interval is whole milliseconds, their time fields are advanced digit by digit (`TimeseriesRowTemplate`).
+    /// interval is whole milliseconds, their time fields are advanced digit by digit from the first's
+    /// (`TimeseriesRowTemplate.advancedRows`).
     public func record(sample: MemorySample, repeated count: Int, every interval: Int) {
         guard count > 0 else { return }
-        record(sample: sample)
+        let started = writeRow(of: sample, startingRowsEvery: count > 1 ? interval : 0)
         guard !failed, count > 1 else { return }
         let template = previousRow
-        guard template.start(at: sample.time + interval, step: interval) else {
+        guard started else {
             return sameState(at: stride(from: sample.time + interval, through: sample.time + (count - 1) * interval, by: interval))
         }
-        var advance = false   // the first row is at the time `start` set
         do {
-            try timeseries.writeRows(count - 1, capacity: template.copyRoom) { at in
-                if advance { template.advance() }
-                advance = true
-                return template.copyRow(to: at)
+            try timeseries.writeRows(count - 1, capacity: template.copyRoom) { at, rows in template.advancedRows(rows, to: at) }
+        } catch { failure = error }
+    }
+
+    /// Writes `sample`'s row, its state rendered only when it differs from the last sample's (and then kept in
+    /// `previousRow`); with a `step`, starts `previousRow`'s rows after this one at that step and says whether it could.
+    private func writeRow(of sample: MemorySample, startingRowsEvery step: Int) -> Bool {
+        guard !failed else { return false }
+        let template = previousRow
+        let unchanged = previousSample.map { sample.differsOnlyInTime(from: $0) } ?? false
+        var started = false
+        do {
+            try timeseries.writeRow(capacity: ReportFiles.sampleRowCapacity) { w in
+                ReportFiles.sampleTime(sample.time, into: &w)
+                let stateStart = w.count
+                if step > 0 { started = template.start(after: w.written(from: 0), step: step) }
+                if unchanged {
+                    w.bytes(template.state)
+                } else {
+                    ReportFiles.sampleState(sample, into: &w)
+                    template.setState(w.written(from: stateStart))
+                }
             }
         } catch { failure = error }
+        if !unchanged { previousSample = sample }
+        return started
     }
 
     /// Rows of the last sample's state (its row after the time, kept in `previousRow`) at `times`.

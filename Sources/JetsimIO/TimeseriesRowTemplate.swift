@@ -26,13 +26,13 @@ final class TimeseriesRowTemplate {
     private var stepLowest = TimeseriesRowTemplate.stateStart - 1, stepHighest = TimeseriesRowTemplate.stateStart - 1
     /// The step `stepDigits` holds (0: none).
     private var digitsStep = 0
-    /// The step's whole seconds as eight digit bytes, the ones in the lowest byte, each plus 246 (`advanceWholeSeconds`'s
+    /// The step's whole seconds as eight digit bytes, the ones in the lowest byte, each plus 246 (`advancedRows`'s
     /// carry bias); 0 when the step is not whole seconds below 10^8 s.
     private var stepWord: UInt64 = 0
 
     init(stateCapacity: Int) {
         capacity = Self.stateStart + stateCapacity
-        bytes = .allocate(capacity: capacity + Self.copySlack)   // `copyRow` reads up to `copySlack` bytes past a row
+        bytes = .allocate(capacity: capacity + Self.copySlack)   // `advancedRows` reads up to `copySlack` bytes past a row
         bytes.initialize(repeating: 48, count: capacity + Self.copySlack)
         bytes[Self.pointIndex] = 46
         stepDigits.initialize(repeating: 0, count: Self.stateStart)
@@ -53,27 +53,22 @@ final class TimeseriesRowTemplate {
         if let source = state.baseAddress { (bytes + Self.stateStart).update(from: source, count: stateCount) }
     }
 
-    /// Starts rows at `time` (µs), to be advanced by `step` µs; false when the time field cannot be advanced by digits
-    /// (a negative time, or a step that is not whole milliseconds: the rounding of each time would differ), and the
-    /// caller renders each row's time itself.
-    func start(at time: Int, step: Int) -> Bool {
-        guard time >= 0, time <= Int.max - 500, step > 0, step % 1000 == 0 else { return false }
-        // `sampleTime` rounds half up: a time of n ≥ 0 µs is (n + 500) / 1000 ms.
-        var millis = (time + 500) / 1000
-        var position = Self.stateStart - 1
-        for _ in 0..<3 {
-            bytes[position] = 48 + UInt8(millis % 10)
-            millis /= 10
-            position -= 1
-        }
-        position = Self.pointIndex - 1
-        repeat {
-            bytes[position] = 48 + UInt8(millis % 10)
-            millis /= 10
-            position -= 1
-        } while millis > 0
-        first = position + 1
-        for k in 0..<first { bytes[k] = 48 }
+    /// Takes `field`, the time field of the row just written as `ReportFiles.sampleTime` renders it (whole seconds, the
+    /// point, three decimals), as the time the rows of `advancedRows` follow, each `step` µs after the one before; false
+    /// when they cannot be advanced by digits (a negative time, or a step that is not whole milliseconds: the rounding of
+    /// each time would differ), and the caller renders each row's time itself. The digits are the rendered ones, copied
+    /// (one renderer of times): a time just past a whole millisecond and one just before it render alike, and so do their
+    /// later times, each the same whole number of milliseconds further.
+    func start(after field: UnsafeBufferPointer<UInt8>, step: Int) -> Bool {
+        let width = field.count, wholeDigits = width - 4
+        guard step > 0, step % 1000 == 0, wholeDigits >= 1, wholeDigits < Self.pointIndex, let from = field.baseAddress,
+              from[0] != 45, from[wholeDigits] == 46 else { return false }
+        let zeros = UnsafeMutableRawPointer(bytes)   // the `pointIndex` (20) bytes before the point, '0' in three stores
+        zeros.storeBytes(of: 0x3030_3030_3030_3030 as UInt64, as: UInt64.self)
+        zeros.storeBytes(of: 0x3030_3030_3030_3030 as UInt64, toByteOffset: 8, as: UInt64.self)
+        zeros.storeBytes(of: 0x3030_3030 as UInt32, toByteOffset: 16, as: UInt32.self)
+        first = Self.stateStart - width
+        (bytes + first).update(from: from, count: width)
         // The step's digits at the time field's positions, kept from the last start at the same step (a run has one
         // sample interval).
         guard step != digitsStep else { return true }
@@ -88,7 +83,7 @@ final class TimeseriesRowTemplate {
             }
         }
         var stepMillis = step / 1000
-        position = Self.stateStart - 1
+        var position = Self.stateStart - 1
         stepLowest = -1
         while stepMillis > 0 {
             if position == Self.pointIndex { position -= 1 }
@@ -104,14 +99,7 @@ final class TimeseriesRowTemplate {
         return true
     }
 
-    /// Advances the time field by the step given to `start` (which returned true). The times of a run are below 2^63
-    /// µs, 13 digits of seconds: no carry reaches the buffer's start.
-    @inline(__always)
-    func advance() {
-        if stepWord == 0 || !advanceWholeSeconds() { advanceDigitByDigit() }
-    }
-
-    /// `advance` for any step: a digit-wise addition with carries, from the step's rightmost non-zero digit.
+    /// The time field advanced by any step: a digit-wise addition with carries, from the step's rightmost non-zero digit.
     private func advanceDigitByDigit() {
         // Locals, and wrapping byte arithmetic (a digit plus a step digit and a carry is at most 57 + 10): the loop
         // runs once or twice a row, most of an idle stretch's rendering.
@@ -139,48 +127,64 @@ final class TimeseriesRowTemplate {
         assert(carry == 0, "TimeseriesRowTemplate: the time outgrew its digits")
     }
 
-    /// `advance` for a step of whole seconds below 10^8 s while the sum stays within the last eight digits of the
-    /// seconds (with a minute's step, all but one row in 1.6 million): the eight digits as one word, added at once;
-    /// false, with nothing changed, when the sum needs a ninth. Each byte of the sum holds its digit plus the step's plus
-    /// 246 plus the carry from the byte below: a byte whose digits sum to 10 or more passes 255 and carries into the next
-    /// byte itself, leaving its digit; the others hold the digit plus 246 (their high bit set), taken off after.
-    @inline(__always)
-    private func advanceWholeSeconds() -> Bool {
+    /// The rows of the `count` times after the current one, one after another from `target`; returns their bytes. Each
+    /// row's time is the last one's plus the step given to `start` (which returned true), then the row (`row`) is copied
+    /// in 16-byte pieces, inline: up to `copySlack` bytes past its end are overwritten too, so the caller's room must be
+    /// `count × copyRoom` (the next row, or the file's next bytes, overwrite them). An idle stretch's rows are most of a
+    /// densely sampled timeseries.csv: one loop keeps the time's last digits, the first digit's position and the row's
+    /// end in registers, and a call of `memmove` per row cost the writer's thread more than its instructions suggest.
+    ///
+    /// For a step of whole seconds below 10^8 s, while the sum stays within the last eight digits of the seconds (with
+    /// a minute's step, all but one row in 1.6 million), those eight digits are added as one word: each byte of the sum
+    /// holds its digit plus the step's plus 246 plus the carry from the byte below, so a byte whose digits sum to 10 or
+    /// more passes 255 and carries into the next byte itself, leaving its digit; the others hold the digit plus 246 (their
+    /// high bit set), taken off after. Otherwise (a ninth digit, or another step) the digits are added one by one
+    /// (`advanceDigitByDigit`).
+    func advancedRows(_ count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        let bytes = self.bytes, stepWord = self.stepWord, end = Self.stateStart + stateCount
         let window = UnsafeMutableRawPointer(bytes + Self.pointIndex - 8)
-        let digits = UInt64(bigEndian: window.loadUnaligned(as: UInt64.self)) &- 0x3030_3030_3030_3030   // ones lowest
-        let (sum, carriedOut) = digits.addingReportingOverflow(stepWord)
-        guard !carriedOut else { return false }
-        let value = sum &- ((sum >> 7) & 0x0101_0101_0101_0101) &* 246
-        window.storeBytes(of: (value | 0x3030_3030_3030_3030).bigEndian, as: UInt64.self)
-        // The first significant digit: within the window, after its leading zeros (the sum is at least the step, > 0).
-        if first >= Self.pointIndex - 8 { first = Self.pointIndex - 8 + (value.leadingZeroBitCount >> 3) }
-        return true
+        var first = self.first, at = target
+        for _ in 0..<count {
+            let digits = UInt64(bigEndian: window.loadUnaligned(as: UInt64.self)) &- 0x3030_3030_3030_3030
+            let (sum, carriedOut) = digits.addingReportingOverflow(stepWord)
+            if stepWord != 0 && !carriedOut {
+                let value = sum &- ((sum >> 7) & 0x0101_0101_0101_0101) &* 246
+                window.storeBytes(of: (value | 0x3030_3030_3030_3030).bigEndian, as: UInt64.self)
+                // The first significant digit: in the window, after its leading zeros (the sum is at least the step).
+                if first >= Self.pointIndex - 8 { first = Self.pointIndex - 8 + (value.leadingZeroBitCount >> 3) }
+            } else {
+                self.first = first
+                advanceDigitByDigit()
+                first = self.first
+            }
+            let width = end &- first
+            let from = UnsafeRawPointer(bytes + first), to = UnsafeMutableRawPointer(at)
+            @inline(__always) func piece(_ offset: Int) {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
+            }
+            if width > 48 && width <= 64 {   // a phone's rows (59 bytes over W): four pieces, no loop
+                piece(0); piece(16); piece(32); piece(48)
+            } else {
+                var offset = 0
+                repeat {
+                    piece(offset)
+                    offset &+= 16
+                } while offset < width
+            }
+            at += width
+        }
+        self.first = first
+        return at - target
     }
 
-    /// How many bytes past the row's end `copyRow` may write, and read from this template's buffer.
+    /// How many bytes past a row's end `advancedRows` may write, and read from this template's buffer.
     static let copySlack = 15
 
-    /// Copies `row` to `target` in 16-byte pieces, inline, and returns its length. Up to `copySlack` bytes past the row's
-    /// end are overwritten too: the caller's room must cover `copyRoom` (the next row, or the file's next bytes,
-    /// overwrite them). An idle stretch's rows are most of a densely sampled timeseries.csv; a call of `memmove`
-    /// for each cost the writer's thread more than its instructions suggest.
-    @inline(__always)
-    func copyRow(to target: UnsafeMutablePointer<UInt8>) -> Int {
-        let row = self.row, count = row.count
-        let from = UnsafeRawPointer(row.baseAddress.unsafelyUnwrapped), to = UnsafeMutableRawPointer(target)
-        var offset = 0
-        repeat {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
-            offset &+= 16
-        } while offset < count
-        return count
-    }
-
-    /// The room `copyRow` needs: the widest `row` of this state (every digit of the time field, the point, the
+    /// The room a row of `advancedRows` needs: the widest `row` of this state (every digit of the time field, the point, the
     /// milliseconds and the state) and `copySlack`.
     var copyRoom: Int { Self.stateStart + stateCount + Self.copySlack }
 
-    /// The row: the time field, then the state (what `copyRow` copies).
+    /// The row: the time field, then the state (what `advancedRows` copies).
     @inline(__always)
     var row: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: bytes + first, count: Self.stateStart + stateCount - first)

@@ -82,8 +82,8 @@ import Testing
         #expect(Int(status.st_blocks) * 512 < expected.count + 1 << 20, "\(status.st_blocks) blocks of 512 bytes for \(expected.count) bytes")
     }
 
-    /// Runs of rows (`writeRows`, an idle stretch's samples), between single rows, short and long runs, narrow and
-    /// wider than two blocks: every row whole and in order, across the block boundaries.
+    /// Runs of rows (`writeRows`, an idle stretch's samples, rendered a run at a time), between single rows, short and
+    /// long runs, narrow and wider than two blocks: every row whole and in order, across the block boundaries.
     @Test func runsOfRowsComeOutWholeAndInOrder() throws {
         let s = try Scratch()
         let file = try AtomicFile(path: s.path + "/runs.csv")
@@ -94,13 +94,17 @@ import Testing
             let capacity = k % 397 == 0 ? 600_000 : 80
             let count = capacity == 80 ? Int(state >> 56) : 3   // 0 to 255 narrow rows, or three over two blocks wide
             var row = 0
-            try file.writeRows(count, capacity: capacity) { at in
-                let width = capacity == 80 ? 20 + (k + row) % 61 : capacity   // uneven widths, the capacity itself among them
-                let letter = UInt8(97 + (k + row) % 26)
-                at.initialize(repeating: letter, count: width - 1)
-                at[width - 1] = 10
-                row += 1
-                return width
+            try file.writeRows(count, capacity: capacity) { start, rows in
+                var at = start
+                for _ in 0..<rows {
+                    let width = capacity == 80 ? 20 + (k + row) % 61 : capacity   // uneven widths, the capacity itself among them
+                    let letter = UInt8(97 + (k + row) % 26)
+                    at.initialize(repeating: letter, count: width - 1)
+                    at[width - 1] = 10
+                    at += width
+                    row += 1
+                }
+                return at - start
             }
             for r in 0..<count {
                 let width = capacity == 80 ? 20 + (k + r) % 61 : capacity
