@@ -131,8 +131,8 @@ final class TimeseriesRowTemplate {
     /// row's time is the last one's plus the step given to `start` (which returned true), then the row (`row`) is copied
     /// in 16-byte pieces, inline: up to `copySlack` bytes past its end are overwritten too, so the caller's room must be
     /// `count × copyRoom` (the next row, or the file's next bytes, overwrite them). An idle stretch's rows are most of a
-    /// densely sampled timeseries.csv: one loop keeps the time's last digits, the first digit's position and the row's
-    /// end in registers, and a call of `memmove` per row cost the writer's thread more than its instructions suggest.
+    /// densely sampled timeseries.csv: one loop, with the first digit's position and the row's end in registers (a call
+    /// per row, of `memmove` or of a closure, cost the writer's thread more than its instructions suggest).
     ///
     /// For a step of whole seconds below 10^8 s, while the sum stays within the last eight digits of the seconds (with
     /// a minute's step, all but one row in 1.6 million), those eight digits are added as one word: each byte of the sum
@@ -180,8 +180,8 @@ final class TimeseriesRowTemplate {
     /// How many bytes past a row's end `advancedRows` may write, and read from this template's buffer.
     static let copySlack = 15
 
-    /// The room a row of `advancedRows` needs: the widest `row` of this state (every digit of the time field, the point, the
-    /// milliseconds and the state) and `copySlack`.
+    /// The room a row of `advancedRows` needs: the widest `row` of this state (every digit of the time field, the point,
+    /// the milliseconds and the state) and `copySlack`.
     var copyRoom: Int { Self.stateStart + stateCount + Self.copySlack }
 
     /// The row: the time field, then the state (what `advancedRows` copies).
