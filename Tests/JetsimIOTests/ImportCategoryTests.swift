@@ -6,13 +6,13 @@ import Testing
 
 /// The name → category table (issue 20: Klondike Solitaire was a 700 MB game, Samsung's dialer `other`).
 @Suite struct AppNameCategoryTests {
-    @Test func casualGamesAreSmallNotGBScale() {
+    @Test func casualGamesAreSmallNotGBScale() throws {
         for name in ["Klondike Solitaire", "Klondike Solitaire - Card Game", "com.mobilityware.solitaire", "com.king.candycrushsaga",
                      "Sudoku", "com.ea.BejeweledBlitz_na"] {
             #expect(AppNameCategories.categoryName(for: name) == "casual-game", "\(name)")
         }
-        let casual = AppNameCategories.category(for: "Klondike Solitaire"), game = try? #require(AppCategory.named("game"))
-        #expect(casual.dirtyMB * 4 < game?.dirtyMB ?? 0 && casual.growthMBPerMinute <= 1)
+        let casual = AppNameCategories.category(for: "Klondike Solitaire"), game = try #require(AppCategory.named("game"))
+        #expect(casual.dirtyMB * 4 < game.dirtyMB && casual.growthMBPerMinute <= 1)
         #expect(AppNameCategories.categoryName(for: "Call of Duty") == "game" && AppNameCategories.categoryName(for: "Some Game") == "game")
     }
 
