@@ -110,14 +110,14 @@ extension Simulator {
     /// - the previous app, if its process had an activity (`app == mPreviousProcess && app.activities.size() > 0`),
     ///   `PREVIOUS_APP_ADJ` 7.
     func baseOomAdj(_ i: Int) -> Int? {
-        if Int32(i) == foreground {
+        if appID(i) == foreground {
             let interrupted = apps[i].state == .inactive && !apps[i].launchPending
             return interrupted ? AndroidOomAdj.visible : AndroidOomAdj.foreground
         }
         let activity = apps[i].activity(declared: profiles[i].backgroundModes)
         if activity.contains(.audio) || activity.contains(.otherMode) { return AndroidOomAdj.perceptible }
         if apps[i].state.isRunning { return AndroidOomAdj.service }
-        if Int32(i) == androidState.previous && hasActivity(i) { return AndroidOomAdj.previous }
+        if appID(i) == androidState.previous && hasActivity(i) { return AndroidOomAdj.previous }
         return nil
     }
 

@@ -76,7 +76,7 @@ extension Simulator {
             // The launch never finishes: the watchdog kills the app, still Inactive.
             apps[i].launchPending = true
             apps[i].watchdogFailures += 1
-            timers.schedule(.launchWatchdog, at: now + watchdog, app: Int32(i), generation: apps[i].generation)
+            timers.schedule(.launchWatchdog, at: now + watchdog, app: appID(i), generation: apps[i].generation)
         } else {
             transition(i, to: .active, .didBecomeActive, cause: .user)
         }
@@ -131,7 +131,7 @@ extension Simulator {
         discardOnBackground(i)
         startEnterBackgroundHandler(i)
         if profiles[i].backgroundTaskMicros > 0 {
-            _ = beginBackgroundTask(Int32(i), workMicros: profiles[i].backgroundTaskMicros)
+            _ = beginBackgroundTask(appID(i), workMicros: profiles[i].backgroundTaskMicros)
         }
         if apps[i].taskWorkEnd > now { startTaskBudget(i) }
         settle(i)
@@ -152,7 +152,7 @@ extension Simulator {
     private mutating func startHandler(_ i: Int, runs: Int) {
         apps[i].handlerUntil = now + min(runs, device.timers.callbackDeadlineMicros)
         apps[i].handlerEpoch &+= 1
-        timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: Int32(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
+        timers.schedule(.handlerEnd, at: apps[i].handlerUntil, app: appID(i), generation: apps[i].generation, token: apps[i].handlerEpoch)
     }
 
     /// The `applicationDidEnterBackground` or `applicationWillTerminate` handler returned, or its deadline came.
@@ -191,7 +191,7 @@ extension Simulator {
     }
 
     mutating func endInterruption(_ i: Int, token: UInt32) -> Bool {
-        guard token == apps[i].interruptEpoch, Int32(i) == foreground, apps[i].state == .inactive else { return false }
+        guard token == apps[i].interruptEpoch, appID(i) == foreground, apps[i].state == .inactive else { return false }
         transition(i, to: .active, .didBecomeActive, cause: .user)
         return true
     }
@@ -227,7 +227,7 @@ extension Simulator {
     private mutating func scheduleTaskExpiryIfReached(_ i: Int) {
         guard !apps[i].taskExpiryScheduled, apps[i].taskWorkEnd >= apps[i].taskDeadline else { return }
         apps[i].taskExpiryScheduled = true
-        timers.schedule(.taskExpiry, at: max(apps[i].taskDeadline, now), app: Int32(i), generation: apps[i].generation,
+        timers.schedule(.taskExpiry, at: max(apps[i].taskDeadline, now), app: appID(i), generation: apps[i].generation,
                         token: apps[i].taskEpoch, sequence: apps[i].taskExpirySequence)
     }
 
@@ -414,7 +414,7 @@ extension Simulator {
         apps[i].launchPending = false
         apps[i].growing = false
         apps[i].nearLimitWarned = false
-        if Int32(i) == foreground { foreground = -1 }
+        if appID(i) == foreground { foreground = -1 }
     }
 
     mutating func launchWatchdogFired(_ i: Int) -> Bool {
@@ -435,7 +435,7 @@ extension Simulator {
             if device.freezer.enabled { freezerWokenByInactivity = true }
             if !apps[i].frozen {   // a frozen app goes back to band 75 at once, no aging (kern_memorystatus.c:2868–2881)
                 apps[i].agingUntil = now + device.timers.agingMicros
-                timers.schedule(.agingEnd, at: apps[i].agingUntil, app: Int32(i), generation: apps[i].generation)
+                timers.schedule(.agingEnd, at: apps[i].agingUntil, app: appID(i), generation: apps[i].generation)
             }
         }
         refreshPriorityClass(i)
@@ -450,12 +450,12 @@ extension Simulator {
         let old = apps[i].priorityClass
         switch apps[i].state {
         case .notRunning: cls = .none
-        case .active, .inactive: cls = Int32(i) == foreground ? .foreground : .backgroundWork
+        case .active, .inactive: cls = appID(i) == foreground ? .foreground : .backgroundWork
         case .background: cls = apps[i].activity(declared: profiles[i].backgroundModes).contains(.audio) ? .audio : .backgroundWork
         case .suspended: cls = apps[i].frozen ? .frozen : now < apps[i].agingUntil ? .aging : .idle
         }
         if cls != apps[i].priorityClass {
-            let band = cls == .none ? -1 : policy.band(for: cls)
+            let band = bandOfClass[Int(cls.rawValue)]
             apps[i].priorityClass = cls
             if band != apps[i].band {
                 apps[i].band = band
@@ -463,9 +463,9 @@ extension Simulator {
                 apps[i].bandEntryTime = now
                 entrySequence &+= 1
             }
-            if old == .idle { idleOrder.remove(Int32(i)) }
+            if old == .idle { idleOrder.remove(appID(i)) }
             if cls == .idle {
-                idleOrder.insert(Int32(i), key: RankingKey(major: 0, minor: apps[i].bandEntrySequence))
+                idleOrder.insert(appID(i), key: RankingKey(major: 0, minor: apps[i].bandEntrySequence))
                 if limits.reaperOn {   // the reaper may take it from `reaperMinAge` on
                     let (due, overflow) = apps[i].bandEntryTime.addingReportingOverflow(limits.reaperMinAge)
                     if !overflow && due < reaperEarliestBound { reaperEarliestBound = due }
@@ -475,7 +475,7 @@ extension Simulator {
         // Every change a ranking key is built from (band, launch, last use, foreground) passes through here.
         if rankedCandidates != nil && !rankPendingMark[i] {
             rankPendingMark[i] = true
-            rankPending.append(Int32(i))
+            rankPending.append(appID(i))
         }
         return cls != old
     }
@@ -483,11 +483,11 @@ extension Simulator {
     /// Brings `rankedCandidates` up to date with the keys of the apps changed since it last was (`rankPending`).
     mutating func updateRankedCandidates() {
         for k in 0..<rankPending.count {
-            let i = Int(rankPending[k])
+            let app = rankPending[k], i = Int(app)
             rankPendingMark[i] = false
-            let isCandidate = apps[i].state.isResident && (Int32(i) != foreground || foregroundIsCandidate)
+            let isCandidate = apps[i].state.isResident && (app != foreground || foregroundIsCandidate)
             let key = isCandidate ? policy.rankingKey(rankingInputs(i)) : nil
-            rankedCandidates?.update(Int32(i), key: key)
+            rankedCandidates?.update(app, key: key)
         }
         rankPending.removeAll()
     }

@@ -155,7 +155,7 @@ extension Simulator {
         apps[i].volatileSequence = volatileSequence
         apps[i].volatileSince = now
         let apps = self.apps.view
-        volatileOrder.append(.init(sequence: volatileSequence, since: now, app: Int32(i))) { Self.isLive($0, in: apps) }
+        volatileOrder.append(.init(sequence: volatileSequence, since: now, app: appID(i))) { Self.isLive($0, in: apps) }
         volatileSequence &+= 1
         memory.volatilePurgeable += apps[i].purgeable
     }
@@ -472,7 +472,7 @@ extension Simulator {
         if pending == 0 || at < pending {
             apps[i].growthEpoch &+= 1
             apps[i].growthCheckAt = at
-            timers.schedule(.growthStep, at: at, app: Int32(i), generation: apps[i].generation, token: apps[i].growthEpoch)
+            timers.schedule(.growthStep, at: at, app: appID(i), generation: apps[i].generation, token: apps[i].growthEpoch)
         }
     }
 

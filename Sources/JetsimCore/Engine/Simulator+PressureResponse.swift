@@ -537,7 +537,7 @@ extension Simulator {
     func candidate(_ i: Int) -> KillCandidate {
         let a = apps[i]
         return KillCandidate(
-            app: Int32(i), state: a.state, priorityClass: a.priorityClass, band: a.band,
+            app: appID(i), state: a.state, priorityClass: a.priorityClass, band: a.band,
             bandEntrySequence: a.bandEntrySequence, bandEntryTime: a.bandEntryTime, footprintBytes: decisionFootprint(i),
             lastForegroundTime: a.lastForegroundTime, launchTime: a.launchTime, launchCount: a.launches,
             firstUseTime: a.firstUseTime, lastUseSequence: a.lastUseSequence, launchSequence: a.launchSequence,
@@ -550,10 +550,10 @@ extension Simulator {
     /// given, is what kills.csv shows as its band (an Android app's oom_adj).
     mutating func kill(_ i: Int, reason: KillReason, band: Int? = nil) {
         let a = apps[i]
-        let isForeground = Int32(i) == foreground
+        let isForeground = appID(i) == foreground
         let userVisible = isForeground || !a.activity(declared: profiles[i].backgroundModes).isEmpty
         var record = KillRecord(
-            time: now, app: Int32(i), reason: reason, state: a.state, priorityClass: a.priorityClass, band: band ?? a.band,
+            time: now, app: appID(i), reason: reason, state: a.state, priorityClass: a.priorityClass, band: band ?? a.band,
             footprintBytes: a.footprint, idleMicros: isForeground ? 0 : now - a.lastForegroundTime,
             availableBefore: available, availableAfter: 0, userVisible: userVisible)
         metrics.counters.killsByReason[Int(reason.rawValue)] += 1

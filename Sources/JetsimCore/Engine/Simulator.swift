@@ -115,6 +115,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var order: [Int32] = []
     /// The device's thresholds in bytes, computed once (they are read several times per event).
     let limits: ThresholdBytes
+    /// The policy's band for each priority class, by raw value (-1 for `.none`), read once: `refreshPriorityClass` runs
+    /// about three times an event, and the policy's `band(for:)` was a second dispatch on the class there.
+    let bandOfClass: UncheckedArray<Int>
     /// Real memory mirroring the model (real-memory mode), or nil.
     let backing: (any MemoryBacking)?
     /// Bytes the backing's allocator retains beyond the model, counted against available memory when kill
@@ -160,6 +163,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         limits = ThresholdBytes(device)
         self.policy = policy
         self.observer = observer
+        var bands = UncheckedArray(repeating: -1, count: PriorityClass.allCases.count)
+        for c in PriorityClass.allCases where c != .none { bands[Int(c.rawValue)] = policy.band(for: c) }
+        bandOfClass = bands
         recordsLifecycle = observer.recordsLifecycle
         self.options = options
         candidates.reserveCapacity(catalog.count + 1)
@@ -533,6 +539,11 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     // MARK: Shared helpers
 
+    /// App `i`'s id, unchecked: an index of `apps` is below the catalog's count, whose ids `AppCatalog` makes `Int32`s
+    /// (a checked conversion was two comparisons, three times an event in `refreshPriorityClass` alone).
+    @inline(__always)
+    func appID(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: i) }
+
     /// Whether there is a foreground app and it is growing (only the foreground app grows). Inlined, as `available`.
     @inline(__always)
     var foregroundGrows: Bool { foreground >= 0 && apps[Int(foreground)].growing }
@@ -549,7 +560,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
 
     private mutating func record(_ i: Int, from: AppState, to: AppState, _ callback: LifecycleCallback, deadline: Int, cause: TransitionCause) {
         observer.record(LifecycleRecord(
-            time: now, app: Int32(i), from: from, to: to, callback: callback,
+            time: now, app: appID(i), from: from, to: to, callback: callback,
             footprintBytes: apps[i].footprint, deadlineMicros: deadline, cause: cause))
     }
 
@@ -567,8 +578,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// fires would fire, in the same order, before the next event anyway.
     public mutating func probeResidency(at time: Int, into records: inout [ResidencyRecord]) {
         fireTimers(through: time)
-        for i in 0..<apps.count where hasStarted(Int32(i)) {
-            records.append(ResidencyRecord(time: time, app: Int32(i), state: apps[i].state, band: apps[i].band,
+        for i in 0..<apps.count where hasStarted(appID(i)) {
+            records.append(ResidencyRecord(time: time, app: appID(i), state: apps[i].state, band: apps[i].band,
                                            footprintBytes: apps[i].footprint))
         }
     }
@@ -636,19 +647,22 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 problems.append("app \(i)'s compression key is stale")
             }
             if a.frozen && a.state == .suspended && a.priorityClass != .frozen { problems.append("app \(i) is frozen but not in the frozen band") }
-            if idleOrder.contains(Int32(i)) != (a.priorityClass == .idle)
-                || (a.priorityClass == .idle && (a.state != .suspended || idleOrder.key(of: Int32(i)).minor != a.bandEntrySequence)) {
+            if idleOrder.contains(appID(i)) != (a.priorityClass == .idle)
+                || (a.priorityClass == .idle && (a.state != .suspended || idleOrder.key(of: appID(i)).minor != a.bandEntrySequence)) {
                 problems.append("app \(i) is misplaced in the idle order")
             }
             if let ranked = rankedCandidates, !rankPendingMark[i] {   // an app not marked is ranked by its key of now
-                let key = a.state.isResident && (Int32(i) != foreground || foregroundIsCandidate) ? policy.rankingKey(rankingInputs(i)) : nil
-                if ranked.contains(Int32(i)) != (key != nil) || (key.map { ranked.key(of: Int32(i)) != $0 } ?? false) {
+                let key = a.state.isResident && (appID(i) != foreground || foregroundIsCandidate) ? policy.rankingKey(rankingInputs(i)) : nil
+                if ranked.contains(appID(i)) != (key != nil) || (key.map { ranked.key(of: appID(i)) != $0 } ?? false) {
                     problems.append("app \(i)'s ranking key changed unmarked")
                 }
             }
+            if a.band != (a.priorityClass == .none ? -1 : policy.band(for: a.priorityClass)) {
+                problems.append("app \(i)'s band is not its class's")
+            }
             if a.dirtyFrozen > 0 && a.state != .suspended { problems.append("app \(i) runs with frozen memory") }
             if a.frozen { frozen += 1 }
-            if Int32(i) == foreground {
+            if appID(i) == foreground {
                 if a.state != .active && a.state != .inactive { problems.append("foreground app \(i) is \(a.state)") }
                 if a.purgeableVolatile { problems.append("foreground app \(i) has volatile purgeable memory") }
             } else if a.state == .active {
