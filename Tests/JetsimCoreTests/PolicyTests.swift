@@ -39,6 +39,37 @@ func pick<P: EvictionPolicy>(_ policy: P, _ candidates: [KillCandidate], context
         keyAgreesWithSelection(FIFOPolicy())
     }
 
+    /// A policy that says it ranks a band by entry has its idle-band and reaper victims taken off the engine's entry
+    /// order of the idle band, without its key: every built-in that says so must order two apps of one band by their
+    /// entry, whatever else differs, and selecting among apps of one band must take the earliest entrant.
+    @Test func policiesThatRankABandByEntryDo() throws {
+        let env = PolicyEnvironment(seed: 1, device: testDevice())
+        var declaring: [String] = []
+        var random = SplitMix64(seed: 11)
+        for entry in PolicyRegistry.builtIns {
+            let policy = try entry.make([:], env)
+            guard policy.ranksBandByEntry else { continue }
+            declaring.append(entry.name)
+            for _ in 0..<500 {
+                let band = Int(random.below(3)) * 20
+                let candidates = (0..<Int32(random.below(6) + 2)).map { app in
+                    KillCandidate(app: app, band: band, bandEntrySequence: random.below(1_000) * 8 + UInt64(app),
+                                  lastUseSequence: random.below(1_000), launchSequence: random.below(1_000))
+                }
+                for a in candidates {
+                    for b in candidates where a.bandEntrySequence < b.bandEntrySequence {
+                        let x = try #require(policy.rankingKey(RankingInputs(a))), y = try #require(policy.rankingKey(RankingInputs(b)))
+                        #expect(x < y)
+                    }
+                }
+                let earliest = candidates.min { $0.bandEntrySequence < $1.bandEntrySequence }
+                #expect(pick(policy, candidates) == earliest?.app)
+            }
+        }
+        #expect(declaring == ["xnu"])
+        #expect(!LRUPolicy().ranksBandByEntry && !FIFOPolicy().ranksBandByEntry)
+    }
+
     @Test func lruTakesTheLeastRecentlyUsed() {
         let c = [KillCandidate(app: 0, lastUseSequence: 5), KillCandidate(app: 1, lastUseSequence: 2), KillCandidate(app: 2, lastUseSequence: 9)]
         #expect(pick(LRUPolicy(), c) == 1)

@@ -462,6 +462,12 @@ extension Simulator {
             assert(scanForVictim(scope: scope, reason: reason) == nil, "the idle order says band 0 has no victim, a scan finds one")
             return nil
         }
+        if idleVictimIsFirstEntrant && (scope == .idleBand || scope == .longIdle), let first = idleOrder.first {
+            // The idle band's earliest entrant, idle long enough if any is (`idleScopeIsEmpty`): the policy ranks a band
+            // by entry (`EvictionPolicy.ranksBandByEntry`), and every idle app is in the idle class's band.
+            assert(Int(first) == scanForVictim(scope: scope, reason: reason), "the idle order's first is not the policy's victim")
+            return Int(first)
+        }
         guard rankedCandidates != nil, scope != .overLimit else { return scanForVictim(scope: scope, reason: reason) }
         if rankPending.count > 0 { updateRankedCandidates() }
         let apps = self.apps.view

@@ -112,6 +112,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// is a function of the keys alone, so when it is brought up to date changes no decision.
     var rankPending: UncheckedArray<Int32>
     var rankPendingMark: UncheckedArray<Bool>
+    /// The policy ranks a band by entry (`EvictionPolicy.ranksBandByEntry`), read once: idle-band and reaper victims
+    /// are then `idleOrder`'s first, and `rankedCandidates` waits for the other kills (over W2, 99 % of the kills are
+    /// the reaper's).
+    let idleVictimIsFirstEntrant: Bool
     var order: [Int32] = []
     /// The device's thresholds in bytes, computed once (they are read several times per event).
     let limits: ThresholdBytes
@@ -171,6 +175,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         candidates.reserveCapacity(catalog.count + 1)
         // A few pending timers per app (growth, aging, task, wake, watchdog, interruption) plus run-wide ones.
         timers = TimerQueue(capacity: 8 * catalog.count + 64)
+        idleVictimIsFirstEntrant = policy.ranksBandByEntry
         if policy.hasRankingKey { rankedCandidates = RankedList(count: catalog.count) }
         rankPending = UncheckedArray(capacity: policy.hasRankingKey ? catalog.count : 0)
         rankPendingMark = UncheckedArray(repeating: false, count: policy.hasRankingKey ? catalog.count : 0)

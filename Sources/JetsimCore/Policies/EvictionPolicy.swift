@@ -23,6 +23,12 @@ public protocol EvictionPolicy: Sendable {
     /// agree). nil, the default: the engine scans and asks `selectVictim`.
     func rankingKey(_ inputs: RankingInputs) -> RankingKey?
 
+    /// Whether the ranking key orders the apps of one band by their entry into it, whatever it does across bands (`xnu`'s
+    /// key: band, then entry). The idle band's victim (idle-exit, the reaper) is then its earliest entrant, which the
+    /// engine keeps anyway (`Simulator.idleOrder`), so those kills take it from there and the index of candidates is
+    /// brought up to date only for the others (debug builds check every victim against a scan). false, the default.
+    var ranksBandByEntry: Bool { get }
+
     /// For a policy that kills the candidate of smallest decaying score first, ties to the smallest
     /// `lastUseSequence` (`lfu`, `cost`, and `largest`'s constant 1 / (footprint + 1)): the candidate's score as a
     /// function of time. `selectVictim` must pick exactly that candidate, comparing `value(at: context.now)` as doubles
@@ -82,6 +88,7 @@ public protocol EvictionPolicy: Sendable {
 extension EvictionPolicy {
     public mutating func didOpen(_ app: Int32, at time: Int) {}
     public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { nil }
+    public var ranksBandByEntry: Bool { false }
     public func decayingScore(_ candidate: KillCandidate) -> DecayingScore? { nil }
     public mutating func selectIndex(count: Int) -> Int? { nil }
     public var selectsByIndex: Bool { false }

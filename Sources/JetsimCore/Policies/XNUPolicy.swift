@@ -37,4 +37,7 @@ public struct XNUPolicy: EvictionPolicy {
     }
 
     public func rankingKey(_ inputs: RankingInputs) -> RankingKey? { RankingKey(major: inputs.band, minor: inputs.bandEntrySequence) }
+
+    /// Inside a band the key is the order of entry (a band is a FIFO list, xnu-jetsam.md §2).
+    public var ranksBandByEntry: Bool { true }
 }
