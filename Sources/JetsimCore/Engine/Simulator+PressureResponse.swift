@@ -340,8 +340,17 @@ extension Simulator {
     @inline(__always)
     mutating func updatePressureLevel() {
         guard !device.cacheEquivalent else { return }   // a cache has no pressure levels
+        let pool = memory.compressorPool, logical = memory.compressedLogical
+        if limits.compressorOn && pool == levelKeptAt.pool && logical == levelKeptAt.logical && pressure == levelKeptAt.level {
+            assert(nextPressureLevel() == pressure, "the pressure level kept for an unchanged compressor would change")
+            return
+        }
         let level = nextPressureLevel()
-        if level != pressure { changePressureLevel(to: level) }
+        if level != pressure {
+            changePressureLevel(to: level)
+        } else if limits.compressorOn {
+            levelKeptAt = (pool, logical, level)
+        }
     }
 
     /// The level `vm_pressure_response` moves to from the current one (see `updatePressureLevel`).

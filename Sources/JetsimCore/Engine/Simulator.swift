@@ -49,6 +49,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// The frontmost app, or -1 (home screen).
     var foreground: Int32 = -1
     var pressure: PressureLevel = .normal
+    /// The compressor's pool and logical bytes when the pressure level last came out unchanged, with that level: with the
+    /// compressor on the level is a function of these three alone (`nextPressureLevel`), so the same three keep it
+    /// (most of the two or three evaluations an event find the compressor as the one before did).
+    var levelKeptAt = (pool: -1, logical: -1, level: PressureLevel.normal)
     var pressureEpoch: UInt32 = 0
     var entrySequence: UInt64 = 0
     var useSequence: UInt64 = 0
