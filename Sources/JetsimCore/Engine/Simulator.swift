@@ -96,9 +96,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var samples: [MemorySample] = []
     var sampleCount = 0
     var samplesTruncated = false
-    /// The last sample, while no event and no state-changing timer has run since (nil otherwise, and always in
+    /// The last sample, while no event and no state-changing timer has run since (`hasUnchangedSample`; never in
     /// real-memory mode): a densely sampled run mostly samples a state that has not changed, so it needs no new sum.
-    var unchangedSample: MemorySample?
+    /// A flag beside a plain value, not an optional: every event and timer forgets it, and setting an optional of
+    /// this size to nil stored its whole payload (a few instructions, a million times a run).
+    var unchangedSample = MemorySample(time: 0, availableBytes: 0, freeBytes: 0, pressure: .normal, residentApps: 0,
+                                       suspendedApps: 0, compressorBytes: 0, footprintBytes: 0)
+    var hasUnchangedSample = false
     var warmupSnapshot: MetricsSnapshot?
     var intervalSnapshots: [MetricsSnapshot] = []
     var peakCompressorSinceSnapshot = 0
@@ -201,7 +205,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         let t = max(event.time, now)
         runTimers(through: t)
         advance(to: t)
-        unchangedSample = nil
+        hasUnchangedSample = false
         applyForegroundGrowth()
         metrics.counters.events += 1
         let app = event.app
@@ -392,7 +396,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 observe(timer, through: time)
                 continue
             }
-            unchangedSample = nil
+            hasUnchangedSample = false
             // A stale timer (its app relaunched, its work already done) changes nothing: no growth, no response.
             if fire(timer) {
                 respondToPressure()
@@ -521,13 +525,14 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     private mutating func currentSample() -> MemorySample {
         backing?.sample(at: now)
         if foregroundGrows { return measuredSample() }
-        if var sample = unchangedSample {
+        if hasUnchangedSample {
+            var sample = unchangedSample
             sample.time = now
             assert(sample == measuredSample(), "a sample reused from an unchanged state differs from a fresh one")
             return sample
         }
         let sample = measuredSample()
-        if backing == nil { unchangedSample = sample }
+        if backing == nil { (unchangedSample, hasUnchangedSample) = (sample, true) }
         return sample
     }
 
