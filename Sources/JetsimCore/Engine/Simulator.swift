@@ -79,7 +79,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var reaperEarliestBound = Int.max
     /// The apps in the idle class (band 0), the earliest band entrant first: the reaper's oldest app, the freezer's
     /// candidate and whether idle-exit or sustained pressure has anyone to take are read here, where each used to scan
-    /// every resident app (several times a response on a loaded device with the freezer on). Band entries are numbered
+    /// every resident app (several times a response on a loaded device with the freezer on), and so is the idle-exit and
+    /// reaper victim of a policy that ranks a band by entry (`idleVictimIsFirstEntrant`). Band entries are numbered
     /// and timed together and the clock never goes back, so this is also the order of `bandEntryTime`. Kept by
     /// `refreshPriorityClass`, the one place a class changes; key `(0, bandEntrySequence)`.
     var idleOrder: RankedList
@@ -112,7 +113,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// Reused between kill decisions so ranking allocates nothing in steady state.
     var candidates: [KillCandidate] = []
     /// Kill candidates (resident apps, the foreground one too but on a cache-equivalent device) in the order of the
-    /// policy's ranking key, when it has one (nil: kill decisions scan).
+    /// policy's ranking key, when it has one (nil: kill decisions scan); not read for the idle-band kills that
+    /// `idleOrder` answers (`idleVictimIsFirstEntrant`).
     var rankedCandidates: RankedList?
     /// Apps whose ranking key may have changed since `rankedCandidates` was last brought up to date, each once
     /// (`rankPendingMark`): the index is updated when a kill decision reads it (`updateRankedCandidates`), so an app
