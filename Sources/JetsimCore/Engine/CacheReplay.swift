@@ -556,7 +556,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// The first of the replay's one index as stored, or nil when it has none, more than one, or an empty one.
     @inlinable @inline(__always) mutating func firstOfTheOnlyIndex(at time: Int) -> Int32? {
         switch (scoring, counts != nil, fixed != nil) {
-        case (false, true, false): return counts?.first(at: time)
+        case (false, true, false):   // (inline for the policy whose scores are all plain counts, `lfu`: each eviction asks)
+            return _policy.decayingScoreIsItsCount ? counts?.first(at: time) : counts?.firstByCall(at: time)
         case (true, false, false): return scored.first(at: time)
         case (false, false, true): return fixed?.first()
         default: return nil
@@ -631,10 +632,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// The heap's first at `time` once the stale entries that win it have their real scores (a rescore may move a score
     /// to the crossing scores' index: `indexMoves`).
     @inlinable @inline(__always) mutating func firstCounted(at time: Int) -> Int32? {
-        var counted = counts?.first(at: time)
+        var counted = counts?.firstByCall(at: time)
         while let top = counted, objects[Int(top)].staleScore {
             rescore(top, at: time)
-            counted = counts?.first(at: time)
+            counted = counts?.firstByCall(at: time)
         }
         return counted
     }
