@@ -169,7 +169,7 @@ public enum ReportFiles {
         w.bytes(policy)
         w.byte(44)
         w.bytes(k.priorityClass.staticReportName)
-        if k.userVisible { w.bytes(",true\n") } else { w.bytes(",false\n") }
+        w.bytes(k.userVisible ? ",true\n" as StaticString : ",false\n")
     }
 
     public static func field(_ text: String) -> [UInt8] { Array(CSVLine.field(text).utf8) }

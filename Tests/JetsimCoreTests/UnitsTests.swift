@@ -71,11 +71,14 @@ import Testing
         return (negative ? "-" : "") + whole + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
     }
 
-    /// What `body` writes into a fresh row.
+    /// What `body` writes into a fresh row: with room to spare (the renderers' short paths) and with just the room of
+    /// one number at its widest (their general paths), which must agree.
     static func rendered(_ body: (inout RowWriter) -> Void) -> String {
-        var out: [UInt8] = []
-        RowWriter.appending(to: &out, capacity: RowWriter.fixedCapacity(decimals: 3), body)
-        return String(decoding: out, as: UTF8.self)
+        var roomy: [UInt8] = [], tight: [UInt8] = []
+        RowWriter.appending(to: &roomy, capacity: 64, body)
+        RowWriter.appending(to: &tight, capacity: RowWriter.fixedCapacity(decimals: 3), body)
+        #expect(roomy == tight, "the short and the general path differ")
+        return String(decoding: roomy, as: UTF8.self)
     }
 
     /// `RowWriter` renders every report number in place (digits two at a time, MiB by shifts): against a plain
@@ -85,10 +88,14 @@ import Testing
         // to the general rule; exact halves: 2^16 bytes is 62.5 thousandths of a MiB; the extremes) and at random.
         var edges = [0, 1, -1, 499, 500, 501, -500, 1 << 16, -(3 << 16), 1 << 19, (1 << 19) - 1, 1 << 53, (1 << 53) - 1, -(1 << 53), Int.max, Int.min]
         edges += edges.map { $0 / 3 }
-        // Each length of the integer part up to 9 digits (the short path renders up to 8), and the values rounding up to it.
-        for w in [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] {
+        // Each length of the integer part up to 13 digits (the short path renders up to 12), and the values rounding up to it.
+        for w in (0...12).map({ (0..<$0).reduce(1) { p, _ in p * 10 } }) {
             for whole in [w, w - 1, 10 * w - 1] {
-                edges += [whole << 20, (whole << 20) - 1, -(whole << 20), whole * 1_000_000, whole * 1_000_000 - 1, whole * 1_000_000 - 500]
+                // (Past Int's range at 13 digits: those are the extremes' to cover.)
+                let (mebibytes, beyond) = whole.multipliedReportingOverflow(by: 1 << 20)
+                if !beyond { edges += [mebibytes, mebibytes - 1, -mebibytes] }
+                let (micros, past) = whole.multipliedReportingOverflow(by: 1_000_000)
+                if !past { edges += [micros, micros - 1, micros - 500] }
             }
         }
         var rng = SplitMix64(seed: 23)
@@ -116,13 +123,44 @@ import Testing
         }
     }
 
-    /// Times on both sides of the edges of `seconds`' inlined range (0 to just below 10^8 s, rounded), and of the signs'
-    /// rounding to zero: the same bytes as the general rendering.
+    /// Times on both sides of the edges of `seconds`' inlined range (0 to just below 10^12 s, rounded) and of its groups
+    /// of four digits (10^4 and 10^8 s), and of the signs' rounding to zero: the same bytes as the general rendering.
     @Test func timesAtTheInlinedRangesEdgesRenderAsTheGeneralRule() {
-        let top = 100_000_000 * Units.microsPerSecond
-        for n in [0, 1, 499, 500, 501, 999_499, 999_500, -1, -499, -500, -501, top - 501, top - 500, top - 499, top, top + 1,
-                  -top, 10 * top, Int.max, Int.min, Int.min + 1] {
+        var times = [0, 1, 499, 500, 501, 999_499, 999_500, -1, -499, -500, -501, Int.max, Int.min, Int.min + 1]
+        for edge in [10_000, 100_000_000, 1_000_000_000_000].map({ $0 * Units.microsPerSecond }) {
+            times += [edge - 501, edge - 500, edge - 499, edge, edge + 1, edge + 499_999, edge + 500_000, -edge, edge &* 9]
+        }
+        for n in times {
             #expect(Self.rendered { $0.seconds(n) } == Self.reference(n, over: Units.microsPerSecond, decimals: 3), "\(n) µs")
+        }
+    }
+
+    /// `bytes` copies fields of up to 32 bytes in overlapping pieces: at every length, after every offset, the row holds
+    /// the field's bytes, and nothing past them is written.
+    @Test func bytesCopyEveryLengthExactlyAndNothingBeyond() {
+        let field = (0..<80).map { UInt8(33 + $0) }
+        for length in 0...field.count {
+            for offset in 0..<4 {
+                let room = offset + length + 40
+                let row = UnsafeMutablePointer<UInt8>.allocate(capacity: room)
+                defer { row.deallocate() }
+                row.initialize(repeating: 0, count: room)
+                let written = field.withUnsafeBufferPointer { source in
+                    RowWriter.render(into: row, capacity: room) { w in
+                        for _ in 0..<offset { w.byte(124) }
+                        w.bytes(UnsafeBufferPointer(rebasing: source[0..<length]))
+                    }
+                }
+                #expect(written == offset + length)
+                #expect(Array(UnsafeBufferPointer(start: row + offset, count: length)) == Array(field[0..<length]), "\(length) bytes after \(offset)")
+                #expect(UnsafeBufferPointer(start: row + offset + length, count: 40).allSatisfy { $0 == 0 }, "\(length) bytes after \(offset)")
+            }
+        }
+        // A literal's bytes (a report's names), read in place.
+        for reason in KillReason.allCases {
+            var row: [UInt8] = []
+            RowWriter.appending(to: &row, capacity: 64) { $0.bytes(reason.staticReportName) }
+            #expect(String(decoding: row, as: UTF8.self) == reason.reportName)
         }
     }
 

@@ -149,9 +149,11 @@ public struct RowWriter {
         _count += 1
     }
 
-    @inlinable
+    /// A literal's bytes (a report's names): read in place, copied inline (`bytes(_:)` of a buffer).
+    @inlinable @inline(__always)
     public mutating func bytes(_ text: StaticString) {
-        text.withUTF8Buffer { bytes($0) }
+        guard text.hasPointerRepresentation else { return text.withUTF8Buffer { bytes($0) } }
+        bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// A string's UTF-8 bytes; a report's names are literals, whose bytes are read in place (no copy, no mutation).
@@ -167,12 +169,36 @@ public struct RowWriter {
         text.withUnsafeBufferPointer { bytes($0) }
     }
 
-    @inlinable
+    /// `text`'s bytes. A report's names and fields are short: up to 32 bytes are copied inline, in two loads and two
+    /// stores that may overlap, each within `text` and within the row's room (a `memmove` call per field cost a
+    /// kills.csv row about 45 instructions a field).
+    @inlinable @inline(__always)
     public mutating func bytes(_ text: UnsafeBufferPointer<UInt8>) {
-        assert(_count + text.count <= capacity, "RowWriter: the row is wider than its buffer")
-        guard let source = text.baseAddress, _count + text.count <= capacity else { return }
-        (base + _count).update(from: source, count: text.count)
-        _count += text.count
+        let n = text.count
+        assert(n <= capacity &- _count, "RowWriter: the row is wider than its buffer")
+        guard let source = text.baseAddress, n <= capacity &- _count else { return }
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(base + _count)
+        if n >= 8 {
+            if n <= 16 {
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+            } else if n <= 32 {
+                to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self), toByteOffset: n &- 16,
+                              as: SIMD16<UInt8>.self)
+            } else {
+                to.copyMemory(from: from, byteCount: n)
+            }
+        } else if n >= 4 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+        } else if n > 0 {
+            // 1 to 3 bytes: the first, the middle and the last (some the same byte).
+            to.storeBytes(of: source[0], as: UInt8.self)
+            to.storeBytes(of: source[n >> 1], toByteOffset: n >> 1, as: UInt8.self)
+            to.storeBytes(of: source[n &- 1], toByteOffset: n &- 1, as: UInt8.self)
+        }
+        _count &+= n
     }
 
     /// The decimal digits of `value`, zero-padded on the left to `width` digits.
@@ -300,14 +326,15 @@ public struct RowWriter {
     }
 
     /// Microseconds as seconds with three decimals: `fixed(micros, over: Units.microsPerSecond, decimals: 3)`, every
-    /// time column's rendering, with divisions by constants. Times from 0 to three years are inlined where they are
-    /// written (a call cost a timeseries.csv or kills.csv row about 40 instructions more), the rest out of line.
+    /// time column's rendering, with divisions by constants. Times from 0 to 31 700 years are inlined where they are
+    /// written (a call cost a timeseries.csv or kills.csv row about 40 instructions more; a generated trace of many
+    /// users runs one after another, past 10^8 s), the rest out of line.
     @inlinable @inline(__always)
     public mutating func seconds(_ micros: Int) {
         let rounded = (micros.magnitude &+ 500) / 1000   // magnitude ≤ 2^63: no overflow
-        if micros >= 0 && rounded < 100_000_000_000 && capacity &- _count >= 12 {
-            let whole = UInt32(truncatingIfNeeded: rounded / 1000)
-            wholeThousandths(whole, fraction: UInt32(truncatingIfNeeded: rounded) &- whole &* 1000)
+        if micros >= 0 && rounded < Self.wholeThousandthsLimit && capacity &- _count >= Self.wholeThousandthsRoom {
+            let whole = rounded / 1000
+            wholeThousandths(whole, fraction: UInt32(truncatingIfNeeded: rounded &- whole &* 1000))
         } else {
             thousandths(rounded, negative: micros < 0)
         }
@@ -319,30 +346,55 @@ public struct RowWriter {
     mutating func thousandths(_ rounded: UInt, negative: Bool) {
         if negative && rounded != 0 { byte(45) }
         let whole = rounded / 1000, fraction = UInt32(truncatingIfNeeded: rounded &- whole &* 1000)
-        if whole < 100_000_000 && capacity &- _count >= 12 { return wholeThousandths(UInt32(truncatingIfNeeded: whole), fraction: fraction) }
+        if rounded < Self.wholeThousandthsLimit && capacity &- _count >= Self.wholeThousandthsRoom {
+            return wholeThousandths(whole, fraction: fraction)
+        }
         digits(whole)
         guard capacity &- _count >= 4 else { return assertionFailure("RowWriter: the row is wider than its buffer") }
         Self.storeFraction(fraction, at: base + _count)
         _count &+= 4
     }
 
-    /// `whole` (below 10^8) and its three decimals `fraction` (below 1 000), where at least 12 bytes are left: in 32-bit
-    /// arithmetic, without `digits`' length table (half the instructions of a report's commonest field).
+    /// The thousandths `wholeThousandths` renders: below 10^15 (a whole part of at most 12 digits).
+    @inlinable static var wholeThousandthsLimit: UInt { 1_000_000_000_000_000 }
+    /// The room `wholeThousandths` needs: twelve digits, the point and three decimals.
+    @inlinable static var wholeThousandthsRoom: Int { 16 }
+
+    /// `whole` (below 10^12) and its three decimals `fraction` (below 1 000), where `wholeThousandthsRoom` bytes are
+    /// left: groups of four digits in 32-bit arithmetic, without `digits`' length table (half the instructions of a
+    /// report's commonest field). (Twelve digits always, then the significant ones moved to the start, cost more: 134
+    /// instructions a time field against 104.)
     @inlinable @inline(__always)
-    mutating func wholeThousandths(_ whole: UInt32, fraction: UInt32) {
-        var at = base + _count, low = whole
-        if low >= 10_000 {
-            let high = low / 10_000
-            low &-= high &* 10_000
-            at = Self.storeUpToFourDigits(high, at: at)
-            Self.storePair(low / 100, at: at)
-            Self.storePair(low % 100, at: at + 2)
-            at += 4
+    mutating func wholeThousandths(_ whole: UInt, fraction: UInt32) {
+        var at = base + _count
+        if whole < 100_000_000 {   // three years of seconds, most times and every phone's MiB: in 32 bits
+            var low = UInt32(truncatingIfNeeded: whole)
+            if low >= 10_000 {
+                let high = low / 10_000
+                low &-= high &* 10_000
+                at = Self.storeUpToFourDigits(high, at: at)
+                Self.storeFourDigits(low, at: at)
+                at += 4
+            } else {
+                at = Self.storeUpToFourDigits(low, at: at)
+            }
         } else {
-            at = Self.storeUpToFourDigits(low, at: at)
+            let high = whole / 10_000, low = UInt32(truncatingIfNeeded: whole &- high &* 10_000)
+            let top = UInt32(truncatingIfNeeded: high / 10_000), middle = UInt32(truncatingIfNeeded: high) &- top &* 10_000
+            at = Self.storeUpToFourDigits(top, at: at)
+            Self.storeFourDigits(middle, at: at)
+            Self.storeFourDigits(low, at: at + 4)
+            at += 8
         }
         Self.storeFraction(fraction, at: at)
         _count = at + 4 - base
+    }
+
+    /// `v` (below 10 000) as four digits, zero-padded, at `at`.
+    @inlinable @inline(__always)
+    static func storeFourDigits(_ v: UInt32, at: UnsafeMutablePointer<UInt8>) {
+        storePair(v / 100, at: at)
+        storePair(v % 100, at: at + 2)
     }
 
     /// The point and three decimals of `fraction` (below 1 000) at `at`.
