@@ -171,7 +171,8 @@ public struct RowWriter {
 
     /// `text`'s bytes. A report's names and fields are short: up to 32 bytes are copied inline, in two loads and two
     /// stores that may overlap, each within `text` and within the row's room (a `memmove` call per field cost a
-    /// kills.csv row about 45 instructions a field).
+    /// kills.csv row about 45 instructions a field). `text` lies outside the room past `count` (the second load would
+    /// read what the first store wrote).
     @inlinable @inline(__always)
     public mutating func bytes(_ text: UnsafeBufferPointer<UInt8>) {
         let n = text.count
