@@ -91,7 +91,7 @@ import Testing
         // Each length of the integer part up to 13 digits (the short path renders up to 12), and the values rounding up to it.
         for w in (0...12).map({ (0..<$0).reduce(1) { p, _ in p * 10 } }) {
             for whole in [w, w - 1, 10 * w - 1] {
-                // (Past Int's range at 13 digits: those are the extremes' to cover.)
+                // (Values past Int's range, at 13 digits, are left out: Int.max and Int.min above stand for them.)
                 let (mebibytes, beyond) = whole.multipliedReportingOverflow(by: 1 << 20)
                 if !beyond { edges += [mebibytes, mebibytes - 1, -mebibytes] }
                 let (micros, past) = whole.multipliedReportingOverflow(by: 1_000_000)
