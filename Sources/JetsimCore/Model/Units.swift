@@ -217,8 +217,7 @@ public struct RowWriter {
             let r = UInt32(truncatingIfNeeded: v &- q &* 10_000)
             v = q
             at -= 4
-            Self.storePair(r / 100, at: at)
-            Self.storePair(r % 100, at: at + 2)
+            Self.storeFourDigits(r, at: at)
         }
         if at - start >= 2 {
             let q = v / 100
