@@ -10,6 +10,30 @@ import PackageDescription
 // `fallocate`, which Swift's Glibc module does not export.
 // Only JetsimIO touches the file system (JetsimRealMemory reads /proc to measure the process).
 // Nothing beyond the toolchain and zlib is needed to build: real-memory mode loads jemalloc at run time.
+
+// Profile-guided optimisation: release builds of the tool's own Swift targets use the execution profile committed at
+// Benchmarks/Profile/jetsim.profdata (LLVM's IR-level profile), which Benchmarks/refresh-profile.sh writes from a
+// training set of runs of a build made with JETSIM_PROFILE=generate (the same targets instrumented, no profile in use).
+// A function changed since the profile was taken is built without its counts: the same results, only slower until the
+// profile is refreshed. JETSIM_PROFILE=off builds without it (side-by-side measurements); so do the fuzzing build and
+// debug builds.
+// The profile's format is Swift 6.3's LLVM's: an older toolchain, which could not read it, builds without it.
+let profile = Context.packageDirectory + "/Benchmarks/Profile/jetsim.profdata"
+let environment = ProcessInfo.processInfo.environment
+#if compiler(>=6.3)
+let toolchainReadsProfile = true
+#else
+let toolchainReadsProfile = false
+#endif
+let profileFlags: [String] =
+    switch environment["JETSIM_PROFILE"] {
+    case "generate": ["-Xfrontend", "-ir-profile-generate"]   // counts written where LLVM_PROFILE_FILE says
+    case "off": []
+    default: toolchainReadsProfile && environment["JETSIM_FUZZ"] == nil && FileManager.default.fileExists(atPath: profile)
+        ? ["-Xfrontend", "-ir-profile-use=\(profile)"] : []
+    }
+let profileGuided: [SwiftSetting] = profileFlags.isEmpty ? [] : [.unsafeFlags(profileFlags, .when(configuration: .release))]
+
 let package = Package(
     name: "jetsim",
     platforms: [.macOS(.v13)],
@@ -28,8 +52,8 @@ let package = Package(
     targets: [
         .target(name: "CPrefetch"),
         .target(name: "CFileSpace"),
-        .target(name: "JetsimCore", dependencies: ["CPrefetch"]),
-        .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"]),
+        .target(name: "JetsimCore", dependencies: ["CPrefetch"], swiftSettings: profileGuided),
+        .target(name: "JetsimWorkloads", dependencies: ["JetsimCore"], swiftSettings: profileGuided),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "JetsimIO",
@@ -37,19 +61,21 @@ let package = Package(
                 "JetsimCore", "JetsimWorkloads", "CZlib", "CPrefetch", "CFileSpace",
                 .product(name: "Yams", package: "Yams"),
             ],
+            swiftSettings: profileGuided,
             plugins: ["EmbedPolicyFiles"]   // Policies/*.yaml built into the binary (Sources/JetsimIO/PolicyFiles.swift)
         ),
         .plugin(name: "EmbedPolicyFiles", capability: .buildTool()),
-        .target(name: "JetsimRealMemory", dependencies: ["JetsimCore"]),
-        .target(name: "JetsimExperiment", dependencies: ["JetsimCore", "JetsimIO", "JetsimWorkloads"]),
+        .target(name: "JetsimRealMemory", dependencies: ["JetsimCore"], swiftSettings: profileGuided),
+        .target(name: "JetsimExperiment", dependencies: ["JetsimCore", "JetsimIO", "JetsimWorkloads"], swiftSettings: profileGuided),
         .target(
             name: "JetsimCLI",
             dependencies: [
                 "JetsimCore", "JetsimIO", "JetsimWorkloads", "JetsimRealMemory", "JetsimExperiment",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: profileGuided
         ),
-        .executableTarget(name: "jetsim", dependencies: ["JetsimCLI"]),
+        .executableTarget(name: "jetsim", dependencies: ["JetsimCLI"], swiftSettings: profileGuided),
         .testTarget(name: "JetsimCoreTests", dependencies: ["JetsimCore"]),
         .testTarget(name: "JetsimIOTests", dependencies: ["JetsimIO", "JetsimCore"]),
         .testTarget(name: "JetsimWorkloadsTests", dependencies: ["JetsimWorkloads", "JetsimIO", "JetsimCore"]),
