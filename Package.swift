@@ -25,12 +25,15 @@ let toolchainReadsProfile = true
 #else
 let toolchainReadsProfile = false
 #endif
+// A function of internal linkage (a closure, a thunk) is named in the profile after its object file; by the file's name
+// alone, not its path, so that a build in another directory than the training's finds its counts.
+let profileNaming = ["-Xllvm", "-static-func-full-module-prefix=false"]
 let profileFlags: [String] =
     switch environment["JETSIM_PROFILE"] {
-    case "generate": ["-Xfrontend", "-ir-profile-generate"]   // counts written where LLVM_PROFILE_FILE says
+    case "generate": ["-Xfrontend", "-ir-profile-generate"] + profileNaming   // counts written where LLVM_PROFILE_FILE says
     case "off": []
     default: toolchainReadsProfile && environment["JETSIM_FUZZ"] == nil && FileManager.default.fileExists(atPath: profile)
-        ? ["-Xfrontend", "-ir-profile-use=\(profile)"] : []
+        ? ["-Xfrontend", "-ir-profile-use=\(profile)"] + profileNaming : []
     }
 let profileGuided: [SwiftSetting] = profileFlags.isEmpty ? [] : [.unsafeFlags(profileFlags, .when(configuration: .release))]
 
