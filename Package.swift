@@ -30,7 +30,9 @@ let toolchainReadsProfile = false
 let profileNaming = ["-Xllvm", "-static-func-full-module-prefix=false"]
 let profileFlags: [String] =
     switch environment["JETSIM_PROFILE"] {
-    case "generate": ["-Xfrontend", "-ir-profile-generate"] + profileNaming   // counts written where LLVM_PROFILE_FILE says
+    // Counts written where LLVM_PROFILE_FILE says; every counter updated atomically, so that code run on several threads
+    // at once (a grid's cells on `--jobs` threads) loses no counts and a training set gives the same profile each time.
+    case "generate": ["-Xfrontend", "-ir-profile-generate", "-Xllvm", "-instrprof-atomic-counter-update-all"] + profileNaming
     case "off": []
     default: toolchainReadsProfile && environment["JETSIM_FUZZ"] == nil && FileManager.default.fileExists(atPath: profile)
         ? ["-Xfrontend", "-ir-profile-use=\(profile)"] + profileNaming : []

@@ -34,6 +34,9 @@ JETSIM_PROFILE=generate swift build -c release --product jetsim --scratch-path "
     || { cat "$work/build.log" >&2; exit 1; }
 jetsim="$work/build/release/jetsim"
 export LLVM_PROFILE_FILE="$work/raw/%p.profraw"   # one file a process
+# The same counts each time (with the instrumented build's atomic counters, Package.swift): Swift's hashing seeded the
+# same in every process, so dictionaries and sets probe alike. What still varies is timing's (a thread's hand-offs).
+export SWIFT_DETERMINISTIC_HASHING=1
 
 # `run`: two generated workloads, not W's or W2's seeds.
 "$jetsim" generate --users 120 --days 20 --apps 100 --seed 11 --out "$work/a" >/dev/null
