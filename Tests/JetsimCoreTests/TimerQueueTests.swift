@@ -5,7 +5,7 @@ import Testing
 @Suite struct TimerQueueTests {
     func drain(_ q: inout TimerQueue, through time: Int = .max - 1) -> [(TimerKind, Int)] {
         var out: [(TimerKind, Int)] = []
-        while let t = q.popDue(atOrBefore: time) { out.append((t.kind, t.time)) }
+        while let t = q.popDue(atOrBefore: time, unlessAfter: .max, .max) { out.append((t.kind, t.time)) }
         return out
     }
 
@@ -16,8 +16,8 @@ import Testing
         q.schedule(.sustainedPressure, at: 30)   // same time as the aging end, scheduled after it
         q.schedule(.wakeEnd, at: 10)
         q.schedule(.pressureRecheck, at: 30)
-        q.schedule(.sample, at: 20)   // same time as the growth check, scheduled after it
-        #expect(drain(&q).map(\.0) == [.wakeEnd, .growthStep, .sample, .agingEnd, .sustainedPressure, .pressureRecheck])
+        q.schedule(.launchWatchdog, at: 20)   // same time as the growth check, scheduled after it
+        #expect(drain(&q).map(\.0) == [.wakeEnd, .growthStep, .launchWatchdog, .agingEnd, .sustainedPressure, .pressureRecheck])
         #expect(q.count == 0)
     }
 
@@ -31,14 +31,18 @@ import Testing
         #expect(drain(&q).map(\.1) == [40, 45])
     }
 
-    /// At most one sample is pending (the next is scheduled once the last has come out): it has a slot, not a heap entry.
-    @Test func theSampleTimerHasASlot() {
+    /// The engine's samples keep their own clock with a reserved place in the order (`Simulator.nextSampleTime`): a
+    /// timer comes out only if it comes before the caller's own event, by time, then by place.
+    @Test func aTimerComesOutOnlyBeforeTheCallersOwnEvent() {
         var q = TimerQueue()
-        q.schedule(.sample, at: 60, token: 1)
-        q.schedule(.sample, at: 70, token: 2)
-        q.schedule(.agingEnd, at: 65)
-        #expect(q.count == 2 && q.pendingTime(of: .sample) == 70)
-        #expect(drain(&q).map(\.1) == [65, 70])
+        q.schedule(.agingEnd, at: 50)
+        let sample = q.reserveSequence()   // due at 50 too, placed after the aging end
+        q.schedule(.wakeEnd, at: 50)       // placed after the sample
+        #expect(q.popDue(atOrBefore: 100, unlessAfter: 40, sample) == nil)   // the sample at 40 first
+        #expect(q.popDue(atOrBefore: 100, unlessAfter: 50, sample)?.kind == .agingEnd)
+        #expect(q.popDue(atOrBefore: 100, unlessAfter: 50, sample) == nil)   // then the sample, before the wake end
+        #expect(q.popDue(atOrBefore: 100, unlessAfter: 60, q.reserveSequence())?.kind == .wakeEnd)
+        #expect(q.count == 0)
     }
 
     @Test func aCancelledSlotIsEmpty() {
@@ -77,7 +81,7 @@ import Testing
                 let time = Int(rng.next() % 200)
                 q.schedule(.agingEnd, at: time, app: Int32(k))
                 pending.append((time, Int32(k)))
-            } else if let t = q.popDue(atOrBefore: .max - 1) {
+            } else if let t = q.popDue(atOrBefore: .max - 1, unlessAfter: .max, .max) {
                 popped.append(t.app)
                 // The earliest time, and among equal times the first scheduled (apps are numbered in schedule order).
                 let best = pending.indices.min { (pending[$0].time, pending[$0].app) < (pending[$1].time, pending[$1].app) }!
@@ -93,7 +97,7 @@ import Testing
     func slotsAndHeapTogetherPopInTimeThenSequenceOrder(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var q = TimerQueue()
-        let slotKinds: [TimerKind] = [.growthStep, .sustainedPressure, .pressureRecheck, .sample]
+        let slotKinds: [TimerKind] = [.growthStep, .sustainedPressure, .pressureRecheck]
         var pending: [(time: Int, app: Int32, kind: TimerKind)] = []   // apps number the timers in schedule order
         var popped: [Int32] = [], expected: [Int32] = []
         for k in 0..<3000 {
@@ -103,16 +107,16 @@ import Testing
                 q.schedule(.agingEnd, at: time, app: Int32(k))
                 pending.append((time, Int32(k), .agingEnd))
             case 2:
-                let kind = slotKinds[Int(rng.next() % 4)]
+                let kind = slotKinds[Int(rng.next() % 3)]
                 q.schedule(kind, at: time, app: Int32(k))
                 pending.removeAll { $0.kind == kind }
                 pending.append((time, Int32(k), kind))
             case 3:
-                let kind = slotKinds[Int(rng.next() % 4)]
+                let kind = slotKinds[Int(rng.next() % 3)]
                 q.cancel(kind)
                 pending.removeAll { $0.kind == kind }
             default:
-                if let t = q.popDue(atOrBefore: .max - 1) {
+                if let t = q.popDue(atOrBefore: .max - 1, unlessAfter: .max, .max) {
                     popped.append(t.app)
                     let best = pending.indices.min { (pending[$0].time, pending[$0].app) < (pending[$1].time, pending[$1].app) }!
                     expected.append(pending.remove(at: best).app)

@@ -97,6 +97,12 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var samples: [MemorySample] = []
     var sampleCount = 0
     var samplesTruncated = false
+    /// When the next sample is due (`Int.max`: none, or the run stopped at `maxSamples`), and its place among the
+    /// timers due at the same time (`TimerQueue.reserveSequence`, taken when the sample was scheduled): samples keep
+    /// their own clock beside the timer queue, merged with it in `runDueTimers`, in the order one timer per sample
+    /// would come out.
+    var nextSampleTime = Int.max
+    var nextSampleSequence = UInt64.max
     /// The last sample, while no event and no state-changing timer has run since (`hasUnchangedSample`; never in
     /// real-memory mode): a densely sampled run mostly samples a state that has not changed, so it needs no new sum.
     /// A flag beside a plain value, not an optional: every event and timer forgets it, and setting an optional of
@@ -237,9 +243,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         _checkInvariants()
     }
 
-    /// Fires every timer due by `time` (expiries, watchdogs, the reaper, samples), as the next event would before it
-    /// applies, so that `state(of:)` then reads the state at `time`: `jetsim validate` probes a run at measured
-    /// snapshot times. Changes no result: the same timers fire in the same order either way (tested).
+    /// Fires every timer due by `time` (expiries, watchdogs, the reaper) and takes the samples due, as the next event
+    /// would before it applies, so that `state(of:)` then reads the state at `time`: `jetsim validate` probes a run at
+    /// measured snapshot times. Changes no result: the same timers fire in the same order either way (tested).
     public mutating func fireTimers(through time: Int) {
         makeUnique()
         guard started, time > now else { return }
@@ -314,7 +320,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         now = time
         pressureTimeTo = time
         residentTimeTo = time
-        timers.schedule(.sample, at: time)
+        scheduleSample(at: time)
         if options.warmupMicros > 0 { timers.schedule(.warmupEnd, at: time + options.warmupMicros) }
         if options.intervalMicros > 0 { timers.schedule(.intervalEnd, at: time + options.intervalMicros) }
     }
@@ -384,18 +390,28 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         reclaimCleanPages()
     }
 
-    /// Fires every timer due by `time`, in order (`runDueTimers`). Inlined: most calls, one an event, find none due,
-    /// and then this is one comparison rather than a call.
+    /// Fires every timer due by `time`, in order, and takes the samples due by then (`runDueTimers`). Inlined: most
+    /// calls, one an event, find none due, and then this is two comparisons rather than a call.
     @inline(__always)
     mutating func runTimers(through time: Int) {
-        if timers.earliestTime <= time { runDueTimers(through: time) }
+        if min(timers.earliestTime, nextSampleTime) <= time { runDueTimers(through: time) }
     }
 
+    /// Pops the timers due by `time` in (time, sequence) order, taking the samples due before each of them
+    /// (`takeSamples`): the order one queue of timers and samples would give.
     private mutating func runDueTimers(through time: Int) {
-        while let timer = timers.popDue(atOrBefore: time) {
+        while true {
+            guard let timer = timers.popDue(atOrBefore: time, unlessAfter: nextSampleTime, nextSampleSequence) else {
+                // No timer due before the next sample: the sample, if it is due.
+                guard nextSampleTime <= time else { return }
+                advance(to: nextSampleTime)
+                // No later sample of the stretch reaches the next timer: each would be scheduled after it.
+                takeSamples(through: min(time, timers.earliestTime &- 1))
+                continue
+            }
             advance(to: timer.time)
             if timer.kind.observesOnly {   // so the sampling rate and metric windows cannot change any result
-                observe(timer, through: time)
+                observe(timer)
                 continue
             }
             hasUnchangedSample = false
@@ -408,12 +424,9 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
     }
 
-    /// Runs an observing timer's rule (`TimerKind.observesOnly`), which changes no state. `time` bounds a sample's idle
-    /// stretch (`takeSamples`). (Apart from `fire`, and inlined: a sample is a densely sampled run's commonest timer.)
-    @inline(__always)
-    private mutating func observe(_ timer: PendingTimer, through time: Int) {
+    /// Runs an observing timer's rule (`TimerKind.observesOnly`), which changes no state.
+    private mutating func observe(_ timer: PendingTimer) {
         switch timer.kind {
-        case .sample: takeSamples(through: time)
         case .warmupEnd: warmupSnapshot = snapshot(includeApps: true)
         case .intervalEnd:
             intervalSnapshots.append(snapshot(includeApps: false))
@@ -426,7 +439,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     /// state (false: certainly not).
     private mutating func fire(_ timer: PendingTimer) -> Bool {
         switch timer.kind {
-        case .sample, .warmupEnd, .intervalEnd:
+        case .warmupEnd, .intervalEnd:
             assertionFailure("fire: \(timer.kind) only observes")
             return false
         case .sustainedPressure:
@@ -455,7 +468,7 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             case .launchWatchdog: return launchWatchdogFired(i)
             case .growthStep: return growthStep(i, token: timer.token)
             case .handlerEnd: return handlerEnded(i, token: timer.token)
-            case .sample, .sustainedPressure, .warmupEnd, .intervalEnd, .pressureRecheck: break
+            case .sustainedPressure, .warmupEnd, .intervalEnd, .pressureRecheck: break
             }
         }
         return true
@@ -472,23 +485,22 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         }
     }
 
-    /// The sample due now, then the later ones due before the next timer and at or before `time` (the next event's),
-    /// without a timer each: nothing but the foreground app's growth changes the state before them. An unchanged state
-    /// (an idle device sampled every minute) goes to the observer in one call per stretch, the sample due now included;
-    /// a growing foreground app is measured at each sample time, as its timer would have. Then schedules the next
-    /// sample, or stops at `maxSamples`.
+    /// The sample due now, then the later ones due at or before `horizon` (before the next timer, and at or before the
+    /// next event), all at once: nothing but the foreground app's growth changes the state before them. An unchanged
+    /// state (an idle device sampled every minute) goes to the observer in one call per stretch, the sample due now
+    /// included; a growing foreground app is measured at each sample time. Then schedules the next sample, or stops at
+    /// `maxSamples`.
     ///
     /// The samples and their order are those of one timer per sample: nothing runs between them (a timer due at the
-    /// same time as one of them was scheduled before it, so it goes first and ends the stretch), and sequence numbers
-    /// only order timers due at one time, so skipping the stretch's own leaves every other order as it was. In
-    /// real-memory mode each sample is its timer's, as the backing measures live memory.
-    private mutating func takeSamples(through time: Int) {
+    /// same time as one of them was scheduled before it, so it goes first and ends the stretch), and the next sample's
+    /// place in the timers' order is taken when a timer for it would have been scheduled. In real-memory mode each
+    /// sample is taken on its own, as the backing measures live memory.
+    private mutating func takeSamples(through horizon: Int) {
         let interval = options.sampleIntervalMicros
         var later = 0   // the samples after this one in the stretch
-        if interval > 0, backing == nil {
-            let horizon = min(time, timers.earliestTime - 1)   // no later sample reaches the next timer
-            // (Most stretches end within the interval: no division for them.)
-            if horizon - now >= interval { later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1) }
+        // (Most stretches end within the interval: no division for them.)
+        if interval > 0, backing == nil, horizon - now >= interval {
+            later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1)
         }
         if later > 0 && !foregroundGrows {
             let sample = currentSample()
@@ -504,13 +516,22 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             }
         }
         if sampleCount < options.maxSamples {
-            timers.schedule(.sample, at: now + interval)
+            scheduleSample(at: now + interval)
         } else {
-            samplesTruncated = true
+            (nextSampleTime, samplesTruncated) = (.max, true)
         }
     }
 
-    /// Records the state as of now, with the foreground app's growth projected rather than applied.
+    /// The next sample is due at `time`, after the timers scheduled so far that are due then too.
+    @inline(__always)
+    private mutating func scheduleSample(at time: Int) {
+        (nextSampleTime, nextSampleSequence) = (time, timers.reserveSequence())
+    }
+
+    /// Records the state as of now, with the foreground app's growth projected rather than applied. (Inlined in
+    /// `takeSamples`: most of a densely sampled run's samples come one at a time, or one an interval while the
+    /// foreground app grows.)
+    @inline(__always)
     private mutating func takeSample() {
         let sample = currentSample()
         sampleCount += 1

@@ -1,15 +1,16 @@
 /// What a timer does when it fires.
 enum TimerKind: UInt8 {
-    case agingEnd, interruptEnd, taskWorkEnd, taskExpiry, wakeEnd, launchWatchdog, growthStep, sample, sustainedPressure, warmupEnd, intervalEnd
+    case agingEnd, interruptEnd, taskWorkEnd, taskExpiry, wakeEnd, launchWatchdog, growthStep, sustainedPressure, warmupEnd, intervalEnd
     /// The app's `applicationDidEnterBackground` handler returns, or its deadline passes.
     case handlerEnd
     /// The pressure response runs again because time alone changed what it may do (purgeable memory ripened,
     /// the freezer's write budget renewed).
     case pressureRecheck
 
-    /// Timers that only observe the run (samples, metric windows): they never change its state, so the
-    /// engine neither applies growth nor responds to pressure after them.
-    var observesOnly: Bool { self == .sample || self == .warmupEnd || self == .intervalEnd }
+    /// Timers that only observe the run (metric windows): they never change its state, so the engine neither applies
+    /// growth nor responds to pressure after them. (Samples observe too, but keep their own clock beside the queue:
+    /// `Simulator.nextSampleTime`.)
+    var observesOnly: Bool { self == .warmupEnd || self == .intervalEnd }
 }
 
 /// A pending timer. Ordered by time, then by scheduling order, so runs are deterministic.
@@ -29,7 +30,7 @@ struct PendingTimer: Comparable {
     static func == (a: PendingTimer, b: PendingTimer) -> Bool { a.time == b.time && a.sequence == b.sequence }
 
     /// No timer: later than any (an empty slot).
-    static let none = PendingTimer(time: .max, sequence: .max, kind: .sample, app: -1, generation: 0, token: 0)
+    static let none = PendingTimer(time: .max, sequence: .max, kind: .pressureRecheck, app: -1, generation: 0, token: 0)
 }
 
 /// The engine's timer queue: a binary min-heap plus a slot for each kind of which at most one timer is current.
@@ -38,22 +39,21 @@ struct PendingTimer: Comparable {
 ///
 /// Invariant: timers come out in (time, sequence) order, the order they would in one heap; a slot's timer is
 /// replaced by the next one of its kind scheduled, which only drops timers that were stale (a third of all timers:
-/// each foreground session leaves a growth check behind, each pressure episode a sustained-pressure tick). The sample
-/// timer has a slot too: the next sample is scheduled only once the one before has fired, so it replaces nothing, and
-/// the heap's walks are spared it (1.5 % of an event's instructions with hourly samples, 0.7 % with minute ones).
+/// each foreground session leaves a growth check behind, each pressure episode a sustained-pressure tick). Samples are
+/// not timers here: the engine keeps their clock, with a place in this queue's order (`reserveSequence`), and takes
+/// them between the timers it pops (`Simulator.runDueTimers`), with no pop or slot to update for each.
 struct TimerQueue {
     /// Heap-ordered by (time, sequence): every entry precedes its children.
     private var heap: UncheckedArray<PendingTimer>
     private var nextSequence: UInt64 = 0
     /// Kinds of which at most one timer is current at a time (the foreground app's growth check, the
-    /// sustained-pressure tick, the pressure recheck, the next sample) each have a slot: a new one makes the pending
-    /// one stale, so it replaces it. An empty slot holds `PendingTimer.none` (time `Int.max`), so a pop compares plain
+    /// sustained-pressure tick, the pressure recheck) each have a slot: a new one makes the pending one stale, so it
+    /// replaces it. An empty slot holds `PendingTimer.none` (time `Int.max`), so a pop compares plain
     /// values.
     private var growthCheck = PendingTimer.none
     private var sustainedTick = PendingTimer.none
     private var recheck = PendingTimer.none
-    private var nextSample = PendingTimer.none
-    /// The earliest of the four slots, kept as they change, so a pop compares two timers, not five.
+    /// The earliest of the three slots, kept as they change, so a pop compares two timers, not four.
     private var earliestSlot = PendingTimer.none
 
     /// Room for `capacity` pending timers up front, so steady-state scheduling does not grow the storage.
@@ -68,7 +68,7 @@ struct TimerQueue {
         let sequence = reserved ?? reserveSequence()
         let timer = PendingTimer(time: time, sequence: sequence, kind: kind, app: app, generation: generation, token: token)
         switch kind {
-        case .growthStep, .sustainedPressure, .pressureRecheck, .sample: replaceSlot(of: kind, with: timer)
+        case .growthStep, .sustainedPressure, .pressureRecheck: replaceSlot(of: kind, with: timer)
         default: insert(timer)
         }
     }
@@ -81,7 +81,6 @@ struct TimerQueue {
         switch kind {
         case .growthStep: (old, growthCheck) = (growthCheck, timer)
         case .sustainedPressure: (old, sustainedTick) = (sustainedTick, timer)
-        case .sample: (old, nextSample) = (nextSample, timer)
         default: (old, recheck) = (recheck, timer)
         }
         if old.time != Int.max && old.sequence == earliestSlot.sequence {
@@ -95,7 +94,6 @@ struct TimerQueue {
         earliestSlot = growthCheck
         if sustainedTick < earliestSlot { earliestSlot = sustainedTick }
         if recheck < earliestSlot { earliestSlot = recheck }
-        if nextSample < earliestSlot { earliestSlot = nextSample }
     }
 
     /// When the timer in the slot of `kind` is due (nil: none pending, or not a slot kind).
@@ -105,17 +103,16 @@ struct TimerQueue {
         case .growthStep: slot = growthCheck
         case .sustainedPressure: slot = sustainedTick
         case .pressureRecheck: slot = recheck
-        case .sample: slot = nextSample
         default: return nil
         }
         return slot.time == Int.max ? nil : slot.time
     }
 
-    /// Empties the slot of `kind` (a growth check, sustained-pressure tick or recheck that has just become stale, a
-    /// sample that has just come out).
+    /// Empties the slot of `kind` (a growth check, sustained-pressure tick or recheck that has just become stale, or has
+    /// just come out).
     mutating func cancel(_ kind: TimerKind) {
         switch kind {
-        case .growthStep, .sustainedPressure, .pressureRecheck, .sample: replaceSlot(of: kind, with: .none)
+        case .growthStep, .sustainedPressure, .pressureRecheck: replaceSlot(of: kind, with: .none)
         default: return
         }
     }
@@ -134,11 +131,13 @@ struct TimerQueue {
         return min(first.time, slot)
     }
 
-    /// Removes and returns the earliest timer due at or before `time`.
-    mutating func popDue(atOrBefore time: Int) -> PendingTimer? {
+    /// Removes and returns the earliest timer due at or before `time`, unless the caller's own event at (`otherTime`,
+    /// `otherSequence`), a sequence it reserved (`reserveSequence`), comes before it: nil then, as when none is due.
+    mutating func popDue(atOrBefore time: Int, unlessAfter otherTime: Int, _ otherSequence: UInt64) -> PendingTimer? {
         var earliest = heap.isEmpty ? .none : heap[0]
         if earliestSlot < earliest { earliest = earliestSlot }
-        guard earliest.time <= time, earliest.time != Int.max else { return nil }
+        guard earliest.time <= time, earliest.time != Int.max,
+              earliest.time < otherTime || (earliest.time == otherTime && earliest.sequence < otherSequence) else { return nil }
         // Sequences are unique, so the earliest timer's tells where it came from.
         if earliest.sequence == earliestSlot.sequence {
             cancel(earliest.kind)
@@ -176,5 +175,5 @@ struct TimerQueue {
         heap[p] = last
     }
 
-    var count: Int { heap.count + [growthCheck, sustainedTick, recheck, nextSample].count { $0.time != Int.max } }
+    var count: Int { heap.count + [growthCheck, sustainedTick, recheck].count { $0.time != Int.max } }
 }
