@@ -719,6 +719,8 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
             problems.append("resident counts drifted")
         }
         if frozenCount > device.freezer.maxFrozen { problems.append("\(frozenCount) frozen apps exceed the freezer's limit") }
+        if nextSampleTime < now { problems.append("a sample due at \(nextSampleTime) µs was not taken") }
+        if started && nextSampleTime == .max && !samplesTruncated { problems.append("no sample is pending, yet sampling did not stop") }
         return problems
     }
 }

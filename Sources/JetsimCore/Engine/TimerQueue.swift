@@ -48,8 +48,7 @@ struct TimerQueue {
     private var nextSequence: UInt64 = 0
     /// Kinds of which at most one timer is current at a time (the foreground app's growth check, the
     /// sustained-pressure tick, the pressure recheck) each have a slot: a new one makes the pending one stale, so it
-    /// replaces it. An empty slot holds `PendingTimer.none` (time `Int.max`), so a pop compares plain
-    /// values.
+    /// replaces it. An empty slot holds `PendingTimer.none` (time `Int.max`), so a pop compares plain values.
     private var growthCheck = PendingTimer.none
     private var sustainedTick = PendingTimer.none
     private var recheck = PendingTimer.none
