@@ -35,7 +35,8 @@ JETSIM_PROFILE=generate swift build -c release --product jetsim --scratch-path "
 jetsim="$work/build/release/jetsim"
 export LLVM_PROFILE_FILE="$work/raw/%p.profraw"   # one file a process
 # The same counts each time (with the instrumented build's atomic counters, Package.swift): Swift's hashing seeded the
-# same in every process, so dictionaries and sets probe alike. What still varies is timing's (a thread's hand-offs).
+# same in every process, so dictionaries and sets probe alike. What still varies lies outside the engine and the cache
+# replay: sets of temporary files' paths (they hold a process id), a thread's hand-offs, a grid's cells scheduled by time.
 export SWIFT_DETERMINISTIC_HASHING=1
 
 # `run`: two generated workloads, not W's or W2's seeds.
