@@ -26,6 +26,10 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         case kill(KillRecord)
         case sample(MemorySample)
         case samples(MemorySample, count: Int, interval: Int)
+        /// A growing stretch (`GrowingSamples`) takes two records of one batch, this first: a record of them all would
+        /// widen every record by half.
+        case growth(ForegroundGrowth, fileBackedBytes: Int)
+        case growingSamples(MemorySample, count: Int, interval: Int)
     }
 
     private let sink: any SimulationRecordSink
@@ -89,6 +93,11 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
     public func record(kill: KillRecord) { add(.kill(kill)) }
     public func record(sample: MemorySample) { add(.sample(sample)) }
     public func record(sample: MemorySample, repeated count: Int, every interval: Int) { add(.samples(sample, count: count, interval: interval)) }
+    public func record(growing: GrowingSamples, count: Int, every interval: Int) {
+        if end - next < 2 { handOff() }   // both records in one batch, which the writer empties in order
+        add(.growth(growing.growth, fileBackedBytes: growing.fileBackedBytes))
+        add(.growingSamples(growing.state, count: count, interval: interval))
+    }
 
     @inline(__always)
     private func add(_ record: Record) {
@@ -102,12 +111,17 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         let batch = filling, count = next - start(of: filling)
         queue.async { [self] in
             let batchRecords = UnsafeMutableBufferPointer(start: start(of: batch), count: count)
+            var growth: (ForegroundGrowth, fileBackedBytes: Int)?   // a growing stretch's first record
             for record in batchRecords {
                 switch record {
                 case let .lifecycle(r): sink.record(r)
                 case let .kill(k): sink.record(kill: k)
                 case let .sample(s): sink.record(sample: s)
                 case let .samples(s, count, interval): sink.record(sample: s, repeated: count, every: interval)
+                case let .growth(g, fileBacked): growth = (g, fileBacked)
+                case let .growingSamples(s, count, interval):
+                    guard let (g, fileBacked) = growth else { preconditionFailure("WriteBehindSink: a growing stretch without its growth") }
+                    sink.record(growing: GrowingSamples(state: s, fileBackedBytes: fileBacked, growth: g), count: count, every: interval)
                 }
             }
             _ = batchRecords.deinitialize()

@@ -64,10 +64,12 @@ import Testing
         #expect(counted.apps == kept.apps)
     }
 
-    /// Records idle stretches apart: each call to `record(sample:repeated:every:)` and the samples it stands for.
+    /// Records stretches apart: each call to `record(sample:repeated:every:)` (idle) and `record(growing:count:every:)`
+    /// (a growing foreground app), and the samples it stands for.
     struct StretchCounting: SimulationObserver {
         var samples: [MemorySample] = []
         var stretches: [(first: MemorySample, count: Int, interval: Int)] = []
+        var growingStretches: [(growing: GrowingSamples, count: Int, interval: Int)] = []
         var recordsLifecycle: Bool { false }
         mutating func record(_ record: LifecycleRecord) {}
         var retainsKillsAndSamples: Bool { false }
@@ -75,6 +77,10 @@ import Testing
         mutating func record(sample: MemorySample, repeated count: Int, every interval: Int) {
             stretches.append((sample, count, interval))
             sample.repeated(count, every: interval) { samples.append($0) }
+        }
+        mutating func record(growing: GrowingSamples, count: Int, every interval: Int) {
+            growingStretches.append((growing, count, interval))
+            growing.samples(count, every: interval) { samples.append($0) }
         }
     }
 
@@ -139,5 +145,57 @@ import Testing
         let fine = try idleRun(StretchCounting(), interval: 5).1.samples
         let (cut, cutObserver) = try idleRun(StretchCounting(), interval: 5, maxSamples: 1234)
         #expect(cut.sampleCount == 1234 && cut.samplesTruncated && cutObserver.samples == Array(fine.prefix(1234)))
+    }
+
+    /// A growing foreground app's stretch reaches the observer in one call (the state and the growth), and the samples
+    /// projected from it are the ones a timer per sample measures, each at its own time: the footprint rising with the
+    /// growth within the stretch, available and free memory falling with it.
+    @Test func aGrowingStretchArrivesInOneCallAndProjectsTheSamplesATimerPerSampleTakes() throws {
+        for interval in [5, 7, 15] {
+            let (stretched, observer) = try idleRun(StretchCounting(), interval: interval)
+            let (single, reference) = try idleRun(StretchCounting(), interval: interval, oneSamplePerCall: true)
+            #expect(reference.growingStretches.isEmpty && observer.growingStretches.contains { $0.count > 2 }, "every \(interval) s")
+            for (growing, count, interval) in observer.growingStretches {
+                let first = growing.sample(at: growing.state.time), last = growing.sample(at: growing.state.time + (count - 1) * interval)
+                #expect(count == 1 || last.footprintBytes > first.footprintBytes)
+                #expect(last.footprintBytes - first.footprintBytes == first.availableBytes - last.availableBytes)
+            }
+            #expect(observer.samples == reference.samples, "every \(interval) s")
+            #expect(stretched.measured == single.measured && stretched.sampleCount == single.sampleCount)
+        }
+    }
+
+    /// Growth takes free pages first, then clean ones: free memory shows below zero only by what clean pages cannot cover.
+    @Test func aProjectedSampleTakesFreePagesThenCleanOnes() {
+        let state = MemorySample(time: 0, availableBytes: mb(300), freeBytes: mb(10), pressure: .normal, residentApps: 1,
+                                 suspendedApps: 0, compressorBytes: 0, footprintBytes: mb(100))
+        func projected(grown: Int, clean: Int) -> MemorySample {
+            GrowingSamples.project(state, grown: mb(grown), fileBackedBytes: mb(clean), at: sec(60))
+        }
+        #expect(projected(grown: 4, clean: 0).freeBytes == mb(6))
+        #expect(projected(grown: 15, clean: 8).freeBytes == 0)
+        #expect(projected(grown: 15, clean: 3).freeBytes == -mb(2))
+        let grown = projected(grown: 15, clean: 3)
+        #expect(grown.time == sec(60) && grown.availableBytes == mb(285) && grown.footprintBytes == mb(115))
+        #expect(grown.residentApps == 1 && grown.pressure == .normal)
+    }
+
+    /// The growth formula: the rate from the session's start over its base, in whole pages, at most the cap, never below
+    /// the dirty memory the app has.
+    @Test func foregroundGrowthIsWholePagesOfTheRateUpToTheCap() {
+        let page = 16_384
+        var growth = ForegroundGrowth(bytesPerMinute: mb(20), start: sec(100), base: mb(50), cap: mb(80), dirtyResident: mb(50),
+                                      pageSize: page, pageMask: page - 1)
+        #expect(growth.dirty(at: sec(100)) == mb(50) && growth.unapplied(at: sec(100)) == 0)
+        #expect(growth.dirty(at: sec(130)) == mb(60))
+        let partial = mb(20) / 60   // a second's growth, before it is rounded down to a page
+        #expect(growth.dirty(at: sec(101)) == mb(50) + partial / page * page)
+        #expect(growth.dirty(at: sec(10_000)) == mb(80))
+        growth.dirtyResident = mb(70)
+        #expect(growth.dirty(at: sec(130)) == mb(70) && growth.unapplied(at: sec(160)) == 0 && growth.unapplied(at: sec(190)) == mb(10))
+        growth.dirtyResident = mb(50)
+        growth.pageMask = -1   // a page size that is not a power of two rounds by division
+        growth.pageSize = 12_288
+        #expect(growth.dirty(at: sec(101)) == mb(50) + partial / 12_288 * 12_288)
     }
 }

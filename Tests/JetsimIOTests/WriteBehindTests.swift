@@ -7,7 +7,10 @@ import Testing
 @Suite struct WriteBehindTests {
     /// Keeps what it is given, as one list, to check the order across kinds.
     final class Recorder: SimulationRecordSink, @unchecked Sendable {
-        enum Entry: Equatable { case lifecycle(Int), kill(Int), sample(Int), stretch(Int, count: Int, interval: Int) }
+        enum Entry: Equatable {
+            case lifecycle(Int), kill(Int), sample(Int), stretch(Int, count: Int, interval: Int)
+            case growing(GrowingSamples, count: Int, interval: Int)
+        }
         var entries: [Entry] = []
         var recordsLifecycle: Bool { true }
         func record(_ record: LifecycleRecord) { entries.append(.lifecycle(record.time)) }
@@ -16,10 +19,14 @@ import Testing
         func record(sample: MemorySample, repeated count: Int, every interval: Int) {
             entries.append(.stretch(sample.time, count: count, interval: interval))
         }
+        func record(growing: GrowingSamples, count: Int, every interval: Int) {
+            entries.append(.growing(growing, count: count, interval: interval))
+        }
     }
 
     /// Records of every kind, twice the ring's batches and more and a partial one, reach the sink in the order given,
-    /// once `finish()` returns; a stretch of samples stays one record.
+    /// once `finish()` returns; a stretch of samples stays one record, a growing one arrives whole (its two records in
+    /// one batch, wherever the batch's end falls).
     @Test func everyRecordReachesTheSinkInOrder() {
         var random = SplitMix64(seed: 5)
         let recorder = Recorder()
@@ -29,7 +36,7 @@ import Testing
         let sample = MemorySample(time: 0, availableBytes: 1, freeBytes: 1, pressure: .normal, residentApps: 0, suspendedApps: 0,
                                   compressorBytes: 0, footprintBytes: 0)
         for time in 0..<((2 * WriteBehindSink.depth + 3) * WriteBehindSink.batchCount + 123) {
-            switch random.next() % 4 {
+            switch random.next() % 5 {
             case 0:
                 writer.record(LifecycleRecord(time: time, app: 0, from: .suspended, to: .background, callback: .none, footprintBytes: 0,
                                               deadlineMicros: 0, cause: .user))
@@ -43,11 +50,20 @@ import Testing
                 s.time = time
                 writer.record(sample: s)
                 expected.append(.sample(time))
-            default:
+            case 3:
                 var s = sample
                 s.time = time
                 writer.record(sample: s, repeated: 1 + time % 9, every: 7)
                 expected.append(.stretch(time, count: 1 + time % 9, interval: 7))
+            default:
+                var s = sample
+                s.time = time
+                let growing = GrowingSamples(
+                    state: s, fileBackedBytes: time % 11,
+                    growth: ForegroundGrowth(bytesPerMinute: time, start: time - 5, base: 1, cap: 2 * time, dirtyResident: 3,
+                                             pageSize: 4096, pageMask: 4095))
+                writer.record(growing: growing, count: 2 + time % 5, every: 3)
+                expected.append(.growing(growing, count: 2 + time % 5, interval: 3))
             }
         }
         writer.finish()

@@ -112,6 +112,9 @@ public protocol SimulationObserver {
     /// `count` samples of a state that does not change between them: `sample`, then one every `interval` µs (the
     /// engine takes an idle stretch's samples at once). Default: each through `record(sample:)`.
     mutating func record(sample: MemorySample, repeated count: Int, every interval: Int)
+    /// `count` samples of a stretch in which only the foreground app's growth changes the state: from the state's time,
+    /// one every `interval` µs (`GrowingSamples.samples`). Default: each through `record(sample:)`.
+    mutating func record(growing: GrowingSamples, count: Int, every interval: Int)
 }
 
 extension SimulationObserver {
@@ -120,6 +123,9 @@ extension SimulationObserver {
     public mutating func record(sample: MemorySample) {}
     public mutating func record(sample: MemorySample, repeated count: Int, every interval: Int) {
         sample.repeated(count, every: interval) { record(sample: $0) }
+    }
+    public mutating func record(growing: GrowingSamples, count: Int, every interval: Int) {
+        growing.samples(count, every: interval) { record(sample: $0) }
     }
 }
 
@@ -156,11 +162,16 @@ public protocol SimulationRecordSink: AnyObject {
     func record(sample: MemorySample)
     /// `SimulationObserver.record(sample:repeated:every:)`; the same default.
     func record(sample: MemorySample, repeated count: Int, every interval: Int)
+    /// `SimulationObserver.record(growing:count:every:)`; the same default.
+    func record(growing: GrowingSamples, count: Int, every interval: Int)
 }
 
 extension SimulationRecordSink {
     public func record(sample: MemorySample, repeated count: Int, every interval: Int) {
         sample.repeated(count, every: interval) { record(sample: $0) }
+    }
+    public func record(growing: GrowingSamples, count: Int, every interval: Int) {
+        growing.samples(count, every: interval) { record(sample: $0) }
     }
 }
 
@@ -179,4 +190,5 @@ public struct SinkObserver: SimulationObserver {
     public func record(kill: KillRecord) { sink.record(kill: kill) }
     public func record(sample: MemorySample) { sink.record(sample: sample) }
     public func record(sample: MemorySample, repeated count: Int, every interval: Int) { sink.record(sample: sample, repeated: count, every: interval) }
+    public func record(growing: GrowingSamples, count: Int, every interval: Int) { sink.record(growing: growing, count: count, every: interval) }
 }

@@ -368,8 +368,7 @@ extension Simulator {
         timers.cancel(.growthStep)   // only the foreground app grows: the pending check was its own
     }
 
-    /// dirty = base + rate × elapsed, in whole pages, capped at `max_dirty_mb`. Computed from the session's start,
-    /// so the result does not depend on how often it is applied.
+    /// Applies the growth due now (`ForegroundGrowth`: base + rate × elapsed, in whole pages, capped at `max_dirty_mb`).
     mutating func applyGrowth(_ i: Int) {
         let target = grownDirty(i)
         if target > apps[i].dirtyResident {
@@ -389,23 +388,20 @@ extension Simulator {
     }
 
     @inline(__always)
-    func roundDownToPage(_ bytes: Int) -> Int {
-        limits.pageMask >= 0 && bytes >= 0 ? bytes & ~limits.pageMask : Units.roundDown(bytes, to: device.pageSize)
-    }
+    func roundDownToPage(_ bytes: Int) -> Int { Units.roundDown(bytes, toPage: device.pageSize, mask: limits.pageMask) }
 
     /// What the growth formula gives now (never less than the current dirty memory).
     @inline(__always)
-    func grownDirty(_ i: Int) -> Int {
-        // Fields are read one by one, here and in the growth check: copying a whole profile or `AppRuntime` per event
-        // cost more than the arithmetic.
-        let rate = profiles[i].growthBytesPerMinute, cap = profiles[i].maxDirtyBytes
-        let elapsed = now - apps[i].growthStart
-        let grown = Units.multiplyDivide(rate, elapsed, by: Self.microsPerMinute)?.quotient ?? Int.max
-        let target = min(apps[i].growthBase + min(roundDownToPage(grown), cap), cap)
-        return max(target, apps[i].dirtyResident)
-    }
+    func grownDirty(_ i: Int) -> Int { foregroundGrowth(i).dirty(at: now) }
 
-    static var microsPerMinute: Int { 60 * Units.microsPerSecond }
+    /// App `i`'s growth formula, as of its session and its dirty memory now. (Fields are read one by one, here and in the
+    /// growth check: copying a whole profile or `AppRuntime` per event cost more than the arithmetic.)
+    @inline(__always)
+    func foregroundGrowth(_ i: Int) -> ForegroundGrowth {
+        ForegroundGrowth(bytesPerMinute: profiles[i].growthBytesPerMinute, start: apps[i].growthStart, base: apps[i].growthBase,
+                         cap: profiles[i].maxDirtyBytes, dirtyResident: apps[i].dirtyResident,
+                         pageSize: device.pageSize, pageMask: limits.pageMask)
+    }
 
     /// The next growth check is due at the first moment foreground growth alone changes something: the app reaches
     /// its warning level, its limit or its cap, or available memory falls below a kill, pressure or freezer threshold.
@@ -435,7 +431,7 @@ extension Simulator {
     /// When the growth formula reaches `needed` bytes from the session's base (never before the next microsecond).
     @inline(__always)
     func growthCheckTime(_ i: Int, needed: Int) -> Int? {
-        guard let (q, r) = Units.multiplyDivide(needed, Self.microsPerMinute, by: profiles[i].growthBytesPerMinute) else {
+        guard let (q, r) = Units.multiplyDivide(needed, ForegroundGrowth.microsPerMinute, by: profiles[i].growthBytesPerMinute) else {
             return nil   // beyond any representable time
         }
         let (at, overflow) = apps[i].growthStart.addingReportingOverflow(r > 0 ? q + 1 : q)
@@ -450,7 +446,7 @@ extension Simulator {
         if time <= now + 1 { return true }   // every check is due after now
         let span = time &- apps[i].growthStart   // the pending check is later than now, so later than the session's start
         guard needed >= 0, span >= 1 else { return false }
-        let grown = needed.multipliedFullWidth(by: Self.microsPerMinute)
+        let grown = needed.multipliedFullWidth(by: ForegroundGrowth.microsPerMinute)
         let reached = (span - 1).multipliedFullWidth(by: profiles[i].growthBytesPerMinute)
         return grown.high != reached.high ? grown.high > reached.high : grown.low > reached.low
     }

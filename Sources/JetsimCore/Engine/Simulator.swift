@@ -487,9 +487,10 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     }
 
     /// The sample due now, then the later ones due at or before `horizon` (before the next timer, and at or before the
-    /// next event), all at once: nothing but the foreground app's growth changes the state before them. An unchanged
-    /// state (an idle device sampled every minute) goes to the observer in one call per stretch, the sample due now
-    /// included; a growing foreground app is measured at each sample time. Then schedules the next sample, or stops at
+    /// next event), all at once: nothing but the foreground app's growth changes the state before them. A stretch goes
+    /// to the observer in one call, the sample due now included: an unchanged state's (an idle device sampled every
+    /// minute) as one sample and its count, a growing foreground app's as the state and the growth that gives each
+    /// sample (`GrowingSamples`), projected where the samples are rendered. Then schedules the next sample, or stops at
     /// `maxSamples`.
     ///
     /// The samples and their order are those of one timer per sample: nothing runs between them (a timer due at the
@@ -503,18 +504,20 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         if interval > 0, backing == nil, horizon - now >= interval {
             later = min((horizon - now) / interval, options.maxSamples - sampleCount - 1)
         }
-        if later > 0 && !foregroundGrows {
+        if later == 0 {
+            takeSample()
+        } else if foregroundGrows {
+            let growing = growingSamples()
+            sampleCount += 1 + later
+            if observer.retainsKillsAndSamples { growing.samples(1 + later, every: interval) { samples.append($0) } }
+            observer.record(growing: growing, count: 1 + later, every: interval)
+            advance(to: now + later * interval)
+        } else {
             let sample = currentSample()
             sampleCount += 1 + later
             if observer.retainsKillsAndSamples { sample.repeated(1 + later, every: interval) { samples.append($0) } }
             observer.record(sample: sample, repeated: 1 + later, every: interval)
             advance(to: now + later * interval)
-        } else {
-            takeSample()
-            for _ in 0..<later {
-                advance(to: now + interval)
-                takeSample()
-            }
         }
         if sampleCount < options.maxSamples {
             scheduleSample(at: now + interval)
@@ -560,19 +563,28 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         return sample
     }
 
-    /// The state as of now. Inlined, as every non-mutating reader the engine's mutating rules call per event: called
-    /// out of line, it would take a copy of the whole simulator (1.8 KB) from its caller.
+    /// The state as of now, the foreground app's growth projected (`GrowingSamples.project`). Inlined, as every
+    /// non-mutating reader the engine's mutating rules call per event: called out of line, it would take a copy of the
+    /// whole simulator (1.8 KB) from its caller.
     @inline(__always)
     private func measuredSample() -> MemorySample {
-        let footprint = memory.appFootprints
-        var grown = 0
-        if foregroundGrows { grown = grownDirty(Int(foreground)) - apps[Int(foreground)].dirtyResident }
-        var free = memory.free - grown
-        if free < 0 { free = min(0, free + memory.fileBacked) }   // the VM would take clean pages first
-        return MemorySample(
-            time: now, availableBytes: available - grown, freeBytes: free, pressure: pressure,
+        if foregroundGrows { return growingSamples().sample(at: now) }
+        return GrowingSamples.project(unprojectedSample(), grown: 0, fileBackedBytes: memory.fileBacked, at: now)
+    }
+
+    /// The state as of now and the foreground app's growth; only while it grows (`foregroundGrows`).
+    @inline(__always)
+    private func growingSamples() -> GrowingSamples {
+        GrowingSamples(state: unprojectedSample(), fileBackedBytes: memory.fileBacked, growth: foregroundGrowth(Int(foreground)))
+    }
+
+    /// The state as of now, the growth applied so far and no more: `freeBytes` is the memory's count.
+    @inline(__always)
+    private func unprojectedSample() -> MemorySample {
+        MemorySample(
+            time: now, availableBytes: available, freeBytes: memory.free, pressure: pressure,
             residentApps: residentCount, suspendedApps: suspendedCount,
-            compressorBytes: memory.compressorPool, footprintBytes: footprint + grown)
+            compressorBytes: memory.compressorPool, footprintBytes: memory.appFootprints)
     }
 
     // MARK: Shared helpers
