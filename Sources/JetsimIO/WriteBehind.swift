@@ -111,16 +111,17 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         let batch = filling, count = next - start(of: filling)
         queue.async { [self] in
             let batchRecords = UnsafeMutableBufferPointer(start: start(of: batch), count: count)
-            var growth: (ForegroundGrowth, fileBackedBytes: Int)?   // a growing stretch's first record
-            for record in batchRecords {
-                switch record {
+            for i in batchRecords.indices {
+                switch batchRecords[i] {
                 case let .lifecycle(r): sink.record(r)
                 case let .kill(k): sink.record(kill: k)
                 case let .sample(s): sink.record(sample: s)
                 case let .samples(s, count, interval): sink.record(sample: s, repeated: count, every: interval)
-                case let .growth(g, fileBacked): growth = (g, fileBacked)
+                case .growth: break   // read with the record after it (a growth kept across the loop cost every record a spill)
                 case let .growingSamples(s, count, interval):
-                    guard let (g, fileBacked) = growth else { preconditionFailure("WriteBehindSink: a growing stretch without its growth") }
+                    guard i > 0, case let .growth(g, fileBacked) = batchRecords[i - 1] else {
+                        preconditionFailure("WriteBehindSink: a growing stretch without its growth")
+                    }
                     sink.record(growing: GrowingSamples(state: s, fileBackedBytes: fileBacked, growth: g), count: count, every: interval)
                 }
             }

@@ -25,7 +25,7 @@ public struct ForegroundGrowth: Sendable, Equatable {
     }
 
     /// The app's dirty memory at `time` (not before `start`): never less than `dirtyResident`.
-    @inlinable
+    @inlinable @inline(__always)
     public func dirty(at time: Int) -> Int {
         let grown = Units.multiplyDivide(bytesPerMinute, time - start, by: Self.microsPerMinute)?.quotient ?? Int.max
         let target = min(base + min(Units.roundDown(grown, toPage: pageSize, mask: pageMask), cap), cap)
@@ -33,7 +33,7 @@ public struct ForegroundGrowth: Sendable, Equatable {
     }
 
     /// The growth due at `time` and not yet applied (≥ 0).
-    @inlinable
+    @inlinable @inline(__always)
     public func unapplied(at time: Int) -> Int { dirty(at: time) - dirtyResident }
 
     public static var microsPerMinute: Int { 60 * Units.microsPerSecond }

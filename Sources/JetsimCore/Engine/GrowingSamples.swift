@@ -18,7 +18,7 @@ public struct GrowingSamples: Sendable, Equatable {
     }
 
     /// The sample at `time` (not before the state's).
-    @inlinable
+    @inlinable @inline(__always)
     public func sample(at time: Int) -> MemorySample {
         Self.project(state, grown: growth.unapplied(at: time), fileBackedBytes: fileBackedBytes, at: time)
     }
@@ -32,7 +32,7 @@ public struct GrowingSamples: Sendable, Equatable {
     /// `state` (growth not projected) at `time`, with `grown` bytes of the foreground app's growth projected rather than
     /// applied. Growth takes free pages first, then clean ones (as the VM does on a page fault): free memory shows below
     /// zero only by what the clean pages cannot cover.
-    @inlinable
+    @inlinable @inline(__always)
     public static func project(_ state: MemorySample, grown: Int, fileBackedBytes: Int, at time: Int) -> MemorySample {
         var sample = state
         sample.time = time

@@ -104,13 +104,6 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
     var nextSampleSequence = UInt64.max
     /// Whether sampling stopped at `maxSamples` (timeseries.csv ends before the run).
     var samplesTruncated: Bool { started && nextSampleTime == .max }
-    /// The last sample, while no event and no state-changing timer has run since (`hasUnchangedSample`; never in
-    /// real-memory mode): a densely sampled run mostly samples a state that has not changed, so it needs no new sum.
-    /// A flag beside a plain value, not an optional: every event and timer forgets it, and setting an optional of
-    /// this size to nil stored its whole payload (a few instructions, a million times a run).
-    var unchangedSample = MemorySample(time: 0, availableBytes: 0, freeBytes: 0, pressure: .normal, residentApps: 0,
-                                       suspendedApps: 0, compressorBytes: 0, footprintBytes: 0)
-    var hasUnchangedSample = false
     var warmupSnapshot: MetricsSnapshot?
     var intervalSnapshots: [MetricsSnapshot] = []
     var peakCompressorSinceSnapshot = 0
@@ -214,7 +207,6 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         let t = max(event.time, now)
         runTimers(through: t)
         advance(to: t)
-        hasUnchangedSample = false
         applyForegroundGrowth()
         metrics.counters.events += 1
         let app = event.app
@@ -415,7 +407,6 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
                 observe(timer)
                 continue
             }
-            hasUnchangedSample = false
             // A stale timer (its app relaunched, its work already done) changes nothing: no growth, no response.
             if fire(timer) {
                 respondToPressure()
@@ -543,24 +534,13 @@ public struct Simulator<Policy: EvictionPolicy, Observer: SimulationObserver> {
         observer.record(sample: sample)
     }
 
-    /// The state as of now, growth projected: the last sample's, retimed, when nothing but time changed since it was
-    /// taken (`unchangedSample`), a fresh measure otherwise; kept as `unchangedSample` for the next (but in real-memory
-    /// mode, whose backing measures live memory at each sample, and while the foreground app grows: each of its samples
-    /// is a fresh measure, and nothing is kept, as the event or timer that started the growth forgot the last one, and
-    /// the one that ends it forgets whatever came before).
+    /// The state as of now, growth projected; in real-memory mode after the backing has measured live memory. (Each is
+    /// a fresh measure: a stretch of an unchanged state is one sample and its count, so a sample kept for reuse until
+    /// the next event or timer was reused by none of W's million samples.)
     @inline(__always)
     private mutating func currentSample() -> MemorySample {
         backing?.sample(at: now)
-        if foregroundGrows { return measuredSample() }
-        if hasUnchangedSample {
-            var sample = unchangedSample
-            sample.time = now
-            assert(sample == measuredSample(), "a sample reused from an unchanged state differs from a fresh one")
-            return sample
-        }
-        let sample = measuredSample()
-        if backing == nil { (unchangedSample, hasUnchangedSample) = (sample, true) }
-        return sample
+        return measuredSample()
     }
 
     /// The state as of now, the foreground app's growth projected (`GrowingSamples.project`). Inlined, as every

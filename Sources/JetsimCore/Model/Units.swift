@@ -24,7 +24,7 @@ public enum Units {
     /// `value` rounded down to whole pages of `page` bytes, by `mask` (`page − 1`) when `page` is a power of two (every
     /// preset; `mask` is −1 otherwise) and `value` ≥ 0: the division it replaces is the slowest instruction on the growth
     /// and compression paths.
-    @inlinable
+    @inlinable @inline(__always)
     public static func roundDown(_ value: Int, toPage page: Int, mask: Int) -> Int {
         mask >= 0 && value >= 0 ? value & ~mask : roundDown(value, to: page)
     }
