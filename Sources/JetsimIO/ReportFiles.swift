@@ -413,6 +413,12 @@ public final class ReportStream: SimulationRecordSink {
         } catch { failure = error }
     }
 
+    /// A growing foreground app's stretch: each sample projected where it is rendered (`GrowingSamples`), its row
+    /// written as any other's (called directly rather than through `record(sample:)`, the protocol's default).
+    public func record(growing: GrowingSamples, count: Int, every interval: Int) {
+        growing.samples(count, every: interval) { _ = writeRow(of: $0, startingRowsEvery: 0) }
+    }
+
     /// Writes `sample`'s row, its state rendered only when it differs from the last sample's (and then kept in
     /// `previousRow`); with a `step`, starts `previousRow`'s rows after this one at that step and says whether it could.
     private func writeRow(of sample: MemorySample, startingRowsEvery step: Int) -> Bool {
