@@ -55,7 +55,7 @@ import Testing
         }
         for v in values {
             #expect(sim.roundUpToPage(v) == Units.roundUp(v, to: page), "\(v)")
-            #expect(sim.roundDownToPage(v) == Units.roundDown(v, to: page), "\(v)")
+            #expect(Units.roundDown(v, toPage: page, mask: sim.limits.pageMask) == Units.roundDown(v, to: page), "\(v)")
         }
     }
 

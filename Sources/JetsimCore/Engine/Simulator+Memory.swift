@@ -379,16 +379,13 @@ extension Simulator {
         if target >= profiles[i].maxDirtyBytes { apps[i].growing = false }
     }
 
-    /// `bytes` rounded up (down) to whole pages, as `Units.roundUp` (`roundDown`) gives. With a power-of-two page size
-    /// (every preset) and `bytes` ≥ 0, by mask: the division it replaces is the slowest instruction on the growth and
-    /// compression paths.
+    /// `bytes` rounded up to whole pages, as `Units.roundUp` gives. With a power-of-two page size (every preset) and
+    /// `bytes` ≥ 0, by mask, as `Units.roundDown(_:toPage:mask:)` rounds down: the division it replaces is the slowest
+    /// instruction on the growth and compression paths.
     @inline(__always)
     func roundUpToPage(_ bytes: Int) -> Int {
         limits.pageMask >= 0 && bytes >= 0 ? (bytes + limits.pageMask) & ~limits.pageMask : Units.roundUp(bytes, to: device.pageSize)
     }
-
-    @inline(__always)
-    func roundDownToPage(_ bytes: Int) -> Int { Units.roundDown(bytes, toPage: device.pageSize, mask: limits.pageMask) }
 
     /// What the growth formula gives now (never less than the current dirty memory).
     @inline(__always)
