@@ -147,7 +147,9 @@ public enum ReportFiles {
     }
 
     /// One `kills.csv` row, written in place; `app` is the app's field (`appField`).
-    static func killRow(_ k: KillRecord, policy: UnsafeBufferPointer<UInt8>, app: UnsafeBufferPointer<UInt8>, into w: inout RowWriter) {
+    static func killRow(_ k: KillRecord, policy: UnsafeBufferPointer<UInt8>, app: UnsafeBufferPointer<UInt8>, into row: inout RowWriter) {
+        var w = row   // (a local: `RowWriter`)
+        defer { row = w }
         w.seconds(k.time)
         w.byte(44)
         w.bytes(app)
@@ -242,13 +244,16 @@ public enum ReportFiles {
     }
 
     /// A `timeseries.csv` row's first field: the sample's time (µs) in seconds, to the millisecond.
+    @inline(__always)
     static func sampleTime(_ time: Int, into w: inout RowWriter) {
         w.seconds(time)
     }
 
     /// A `timeseries.csv` row after its time (from the first comma to the newline): the same for every sample of an
     /// unchanged state.
-    static func sampleState(_ s: MemorySample, into w: inout RowWriter) {
+    static func sampleState(_ s: MemorySample, into row: inout RowWriter) {
+        var w = row   // (a local: `RowWriter`)
+        defer { row = w }
         w.byte(44)
         w.mebibytes(s.availableBytes)
         w.byte(44)
@@ -271,7 +276,9 @@ public enum ReportFiles {
     public static let eventsHeader = ["time", "app", "from_state", "to_state", "callback", "footprint_mb", "deadline_s", "cause"]
 
     /// One `events.csv` row, written in place (at most `eventRowCapacity` bytes); `app` is the app's field (`appField`).
-    static func eventRow(_ e: LifecycleRecord, app: UnsafeBufferPointer<UInt8>, into w: inout RowWriter) {
+    static func eventRow(_ e: LifecycleRecord, app: UnsafeBufferPointer<UInt8>, into row: inout RowWriter) {
+        var w = row   // (a local: `RowWriter`)
+        defer { row = w }
         w.seconds(e.time)
         w.byte(44)
         w.bytes(app)
@@ -414,9 +421,31 @@ public final class ReportStream: SimulationRecordSink {
     }
 
     /// A growing foreground app's stretch: each sample projected where it is rendered (`GrowingSamples`), its row
-    /// written as any other's (called directly rather than through `record(sample:)`, the protocol's default).
+    /// rendered whole, the rows a room's worth at a time (`AtomicFile.writeRows`). Each sample's state differs from the one
+    /// before it but where the growth stops at its cap, whose rows render the same bytes: so no comparison with the last
+    /// sample and no copy of its state a row (`writeRow`), only the last row's, for the samples after the stretch.
     public func record(growing: GrowingSamples, count: Int, every interval: Int) {
-        growing.samples(count, every: interval) { _ = writeRow(of: $0, startingRowsEvery: 0) }
+        guard !failed, count > 0 else { return }
+        let first = growing.state.time
+        var k = 0
+        do {
+            try timeseries.writeRows(count, capacity: ReportFiles.sampleRowCapacity) { at, rows in
+                RowWriter.render(into: at, capacity: rows * ReportFiles.sampleRowCapacity) { row in
+                    var w = row   // (a local: `RowWriter`)
+                    defer { row = w }
+                    var stateStart = 0
+                    for _ in 0..<rows {
+                        let sample = growing.sample(at: first + k * interval)   // (the times `GrowingSamples.samples` gives)
+                        k += 1
+                        ReportFiles.sampleTime(sample.time, into: &w)
+                        stateStart = w.count
+                        ReportFiles.sampleState(sample, into: &w)
+                    }
+                    previousRow.setState(w.written(from: stateStart))   // (before the file's buffer moves)
+                }
+            }
+        } catch { failure = error }
+        previousSample = growing.sample(at: first + (count - 1) * interval)
     }
 
     /// Writes `sample`'s row, its state rendered only when it differs from the last sample's (and then kept in

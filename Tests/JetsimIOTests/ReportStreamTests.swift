@@ -66,4 +66,46 @@ import Testing
         try stream.timeseries.commit()
         #expect(try String(contentsOfFile: s.path + "/timeseries.csv", encoding: .utf8) == expected)
     }
+
+    /// A growing foreground app's stretches (`record(growing:count:every:)`, rendered a room's worth of rows at a time),
+    /// some long enough to fill the file's buffer more than once and some whose growth stops at its cap (rows of one
+    /// state), between single samples and stretches of an unchanged state, which reuse the last rendered state: the rows
+    /// are each projected sample's fresh rendering.
+    @Test func aGrowingStretchsRowsAreItsProjectedSamplesFreshRenderings() throws {
+        let s = try Scratch()
+        var random = SplitMix64(seed: 47)
+        let stream = try ReportStream(directory: s.path, appNames: ["a"], policy: "xnu", events: false)
+        var expected = CSVLine.of(ReportFiles.timeseriesHeader)
+        var current = MemorySample(time: 0, availableBytes: 900 << 20, freeBytes: 300 << 20, pressure: .normal, residentApps: 3,
+                                   suspendedApps: 2, compressorBytes: 0, footprintBytes: 100 << 20)
+        for _ in 0..<600 {
+            current.time += Int.random(in: 1...90_000_000, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                stream.record(sample: current)
+                expected += ReportFiles.sampleLine(current)
+            case 1:
+                let count = Int.random(in: 1...40, using: &random), interval = 60_000_000
+                stream.record(sample: current, repeated: count, every: interval)
+                current.repeated(count, every: interval) { expected += ReportFiles.sampleLine($0) }
+                current.time += (count - 1) * interval
+            default:
+                let dirty = Int.random(in: 10...200, using: &random) << 20
+                let growth = ForegroundGrowth(bytesPerMinute: Int.random(in: 1...(8 << 20), using: &random), start: current.time,
+                                              base: dirty, cap: dirty + (Int.random(in: 0...64, using: &random) << 20),
+                                              dirtyResident: dirty, pageSize: 16_384, pageMask: 16_383)
+                let growing = GrowingSamples(state: current, fileBackedBytes: Int.random(in: 0...(400 << 20), using: &random),
+                                             growth: growth)
+                let count = Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 1_000...3_000, using: &random)
+                    : Int.random(in: 1...60, using: &random)
+                let interval = Int.random(in: 1...120, using: &random) * 1_000_000
+                stream.record(growing: growing, count: count, every: interval)
+                growing.samples(count, every: interval) { expected += ReportFiles.sampleLine($0) }
+                current = growing.sample(at: current.time + (count - 1) * interval)
+            }
+        }
+        #expect(stream.failure == nil)
+        try stream.timeseries.commit()
+        #expect(try String(contentsOfFile: s.path + "/timeseries.csv", encoding: .utf8) == expected)
+    }
 }

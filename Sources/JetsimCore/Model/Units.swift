@@ -113,6 +113,11 @@ public struct Share: Sendable, Hashable, Comparable {
 /// digit by digit without an append (and its capacity and uniqueness checks) per byte, which was most of a densely
 /// sampled run's time. The one renderer of fixed-point numbers (`FixedPoint.append` goes through it).
 ///
+/// A row of many fields is written through a local copy, assigned back once (`var w = row; defer { row = w }`): through
+/// an `inout` writer every byte stored might have changed the writer itself (both are memory to the compiler), so each
+/// field stored its count and read its base and count again, where a local's stay in registers. So that a call does not
+/// make the local memory again, each field's out-of-line part takes the writer by value and returns its count.
+///
 /// Invariant: `count <= capacity`; writers size the buffer for their row's widest rendering (`fixedCapacity`), and a
 /// write that would not fit is a programming error caught in debug builds (release builds drop the bytes).
 public struct RowWriter {
@@ -294,14 +299,18 @@ public struct RowWriter {
             _count = Self.storeUpToFourDigits(UInt32(truncatingIfNeeded: v), at: base + _count) - base
             return
         }
-        anyInteger(v)
+        _count = Self.anyInteger(v, after: self)
     }
 
-    /// `integer` beyond its inlined case.
+    /// `integer` beyond its inlined case, written after `w`'s bytes: returns the count. (A copy in and a count out, as
+    /// for every field's out-of-line part, so that a writer kept in registers where its fields are inlined is not made
+    /// memory by the call: see the type's comment.)
     @usableFromInline @inline(never)
-    mutating func anyInteger(_ v: Int) {
-        if v < 0 { byte(45) }
-        digits(v.magnitude)
+    static func anyInteger(_ v: Int, after w: RowWriter) -> Int {
+        var w = w
+        if v < 0 { w.byte(45) }
+        w.digits(v.magnitude)
+        return w._count
     }
 
     /// Bytes as MiB with three decimals: `fixed(bytes, over: Units.mebibyte, decimals: 3)`, every `_mb` column's
@@ -321,16 +330,21 @@ public struct RowWriter {
             _count = at + 4 - base
             return
         }
-        anyMebibytes(bytes)
+        _count = Self.anyMebibytes(bytes, after: self)
     }
 
-    /// `mebibytes` beyond its inlined case (byte counts that are not whole pages, or 10 000 MiB or more).
+    /// `mebibytes` beyond its inlined case (byte counts that are not whole pages, or 10 000 MiB or more), written after
+    /// `w`'s bytes: returns the count.
     @usableFromInline @inline(never)
-    mutating func anyMebibytes(_ bytes: Int) {
+    static func anyMebibytes(_ bytes: Int, after w: RowWriter) -> Int {
+        var w = w
         let n = bytes.magnitude
-        guard n < 1 << 53 else { return fixed(bytes, over: Units.mebibyte, decimals: 3) }   // n × 1000 fits below 2^63
+        guard n < 1 << 53 else {   // n × 1000 fits below 2^63
+            w.fixed(bytes, over: Units.mebibyte, decimals: 3)
+            return w._count
+        }
         let product = n &* 1000
-        thousandths(product >> 20 &+ (product & (1 << 20 - 1) >= 1 << 19 ? 1 : 0), negative: bytes < 0)
+        return thousandths(product >> 20 &+ (product & (1 << 20 - 1) >= 1 << 19 ? 1 : 0), negative: bytes < 0, after: w)
     }
 
     /// Microseconds as seconds with three decimals: `fixed(micros, over: Units.microsPerSecond, decimals: 3)`, every
@@ -344,23 +358,28 @@ public struct RowWriter {
             let whole = rounded / 1000
             wholeThousandths(whole, fraction: UInt32(truncatingIfNeeded: rounded &- whole &* 1000))
         } else {
-            thousandths(rounded, negative: micros < 0)
+            _count = Self.thousandths(rounded, negative: micros < 0, after: self)
         }
     }
 
     /// `rounded` thousandths (a rounded magnitude), signed: `fixed`'s rendering of its rounded quotient with three
-    /// decimals.
+    /// decimals, written after `w`'s bytes: returns the count.
     @usableFromInline @inline(never)
-    mutating func thousandths(_ rounded: UInt, negative: Bool) {
-        if negative && rounded != 0 { byte(45) }
+    static func thousandths(_ rounded: UInt, negative: Bool, after w: RowWriter) -> Int {
+        var w = w
+        if negative && rounded != 0 { w.byte(45) }
         let whole = rounded / 1000, fraction = UInt32(truncatingIfNeeded: rounded &- whole &* 1000)
-        if rounded < Self.wholeThousandthsLimit && capacity &- _count >= Self.wholeThousandthsRoom {
-            return wholeThousandths(whole, fraction: fraction)
+        if rounded < Self.wholeThousandthsLimit && w.capacity &- w._count >= Self.wholeThousandthsRoom {
+            w.wholeThousandths(whole, fraction: fraction)
+            return w._count
         }
-        digits(whole)
-        guard capacity &- _count >= 4 else { return assertionFailure("RowWriter: the row is wider than its buffer") }
-        Self.storeFraction(fraction, at: base + _count)
-        _count &+= 4
+        w.digits(whole)
+        guard w.capacity &- w._count >= 4 else {
+            assertionFailure("RowWriter: the row is wider than its buffer")
+            return w._count
+        }
+        Self.storeFraction(fraction, at: w.base + w._count)
+        return w._count &+ 4
     }
 
     /// The thousandths `wholeThousandths` renders: below 10^15 (a whole part of at most 12 digits).
