@@ -51,7 +51,8 @@ import Glibc
                 sequence += 1 + random.below(3)
                 let score = Self.randomScore(&random, halfLife: halfLife, now: time, offset: offset)
                 let s = random.below(4) == 0 ? random.below(1_000_000) : sequence * 1_000_000
-                entries.append(KineticTournament.entry(id, score: score, sequence: s, growth: exp2(Double(score.since - base) / halfLife)))
+                entries.append(KineticTournament.entry(id, score: score, sequence: s, growth: exp2(Double(score.since - base) / halfLife),
+                                                       spans: KineticTournament.HalfLifeSpans(halfLife: halfLife)))
                 members[id] = (score, s)
             }
             tournament = KineticTournament(building: entries, idCount: ids, now: time, base: base, halfLife: halfLife,
@@ -303,9 +304,11 @@ import Glibc
         #expect(KineticTournament.log2BoundsOfOne == KineticTournament.log2Bounds(1))
     }
 
-    /// An entry of a `cost` score whose count and weight lie within 2^±200 takes its ranges by a shortcut: they are the
-    /// general ones, at the edges of that band and beyond them (where the general bounds apply).
-    @Test func moderateScoresTakeTheGeneralRanges() {
+    /// An entry of a `cost` score whose count and weight lie within 2^±200 takes its ranges by a shortcut
+    /// (`HalfLifeSpans`): the general precision, and a constant no earlier than the general one and, for a count of at least 1,
+    /// at most 1.21 half-lives and 201 µs later; at the edges of that band and beyond them (where the general ranges apply).
+    /// A score whose half-life is not the spans' takes the general ranges.
+    @Test func moderateScoresTakeRangesWithinTheGeneralOnes() {
         var random = SplitMix64(seed: 23)
         let edges = [0x1p-201, 0x1p-200, 0x1.fffffffffffffp-200, 1, 1 + 0x1p-52, 2000, 0x1.fffffffffffffp199, 0x1p200, 0x1.fffffffffffffp200, 0x1p201, 0x1p500]
         var shortcuts = 0
@@ -317,11 +320,18 @@ import Glibc
             let halfLife = [1000.0, 3.6e9, 8.64e10, 3.6e15][Int(random.below(4))]
             let score = DecayingScore(count: pick(), since: Int(random.below(1 << 40)) - (1 << 39), halfLifeMicros: halfLife,
                                       offset: 1, numerator: pick(), divisor: pick())
-            let e = KineticTournament.entry(0, score: score, sequence: 0, growth: 1)
+            let spans = KineticTournament.HalfLifeSpans(halfLife: random.below(8) == 0 ? halfLife * 2 : halfLife)
+            let e = KineticTournament.entry(0, score: score, sequence: 0, growth: 1, spans: spans)
             let general = KineticTournament.ranges(of: score)
-            #expect(e.constantFrom == general.constantFrom && e.preciseUntil == general.preciseUntil, "\(score)")
-            if KineticTournament.isModerate(score.count) && KineticTournament.isModerate(score.numerator) && KineticTournament.isModerate(score.divisor) {
+            #expect(e.preciseUntil == general.preciseUntil, "\(score)")
+            if spans.halfLife == halfLife && KineticTournament.isModerate(score.count) && KineticTournament.isModerate(score.numerator)
+                && KineticTournament.isModerate(score.divisor) {
                 shortcuts += 1
+                let slack = score.count >= 1 ? Int((1.2101 * halfLife).rounded(.up)) + 202 : Int.max   // (the products' rounding: 10^-4 h)
+                #expect(e.constantFrom >= general.constantFrom && (e.constantFrom == Int.max || e.constantFrom - general.constantFrom <= slack),
+                        "\(score): constant from \(e.constantFrom), generally \(general.constantFrom)")
+            } else {
+                #expect(e.constantFrom == general.constantFrom, "\(score)")
             }
         }
         #expect(shortcuts > 1000 && shortcuts < 19_000)   // both ways are taken

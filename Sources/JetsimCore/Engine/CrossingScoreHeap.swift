@@ -104,6 +104,8 @@ struct CrossingScoreHeap {
     /// The model's time origin and the half-life of every score (set by the first).
     @usableFromInline var base = 0
     @usableFromInline var halfLife = 1.0
+    /// What a member's entry takes from `halfLife` (`KineticTournament.HalfLifeSpans`), set with it.
+    @usableFromInline var spans = KineticTournament.HalfLifeSpans(halfLife: .nan)
     /// 2^(−(now − base)/halfLife), and the same at the time before `now` (`previousTime` Int.min once `base` moved), for
     /// `growth(since:)`.
     @usableFromInline var decay = 1.0
@@ -247,10 +249,10 @@ struct CrossingScoreHeap {
     /// Adds `id` (not a member) with its score and tie-break, at `time`.
     @inlinable mutating func insert(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         operations &+= 1
-        if count == 0 { halfLife = score.halfLifeMicros }
+        if count == 0 { setHalfLife(score.halfLifeMicros) }
         assert(score.halfLifeMicros == halfLife, "CrossingScoreHeap: one half-life for all candidates")
         advance(to: time)
-        let e = KineticTournament.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
+        let e = KineticTournament.entry(id, score: score, sequence: sequence, growth: growth(since: score.since), spans: spans)
         if freeSlots.count == 0 {
             freeSlots.append(Int32(truncatingIfNeeded: members.count))
             members.append(Member(e))
@@ -264,6 +266,13 @@ struct CrossingScoreHeap {
         _checkInvariants()
     }
 
+    /// Takes `h`, the first member's, as every score's half-life. (Out of line: an insertion into an empty heap only.)
+    @usableFromInline mutating func setHalfLife(_ h: Double) {
+        guard h != halfLife || h != spans.halfLife else { return }
+        halfLife = h
+        spans = KineticTournament.HalfLifeSpans(halfLife: h)
+    }
+
     /// Gives member `id` a new score and tie-break at `time`: its node rises or sinks from where it is.
     @inlinable mutating func update(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         operations &+= 1
@@ -271,7 +280,7 @@ struct CrossingScoreHeap {
         settle()
         advance(to: time)
         let slot = Int(slotOf[Int(id)])
-        let e = KineticTournament.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
+        let e = KineticTournament.entry(id, score: score, sequence: sequence, growth: growth(since: score.since), spans: spans)
         members[slot].entry = e
         FourAryHeap.place(Node(key: floor(of: e), id: Int32(truncatingIfNeeded: slot)), at: Int(members[slot].position),
                           rootVacated: &rootVacated, in: &nodes, members: &members)

@@ -65,8 +65,10 @@ struct KineticTournament {
         /// offset, or exp2 has underflowed to 0).
         @usableFromInline var constantValue: Double
         @usableFromInline var sequence: UInt64
-        @usableFromInline var id: Int32
         @usableFromInline var score: DecayingScore
+        /// (After the score, so that the score lies on its alignment and is copied as it comes, and a heap's member,
+        /// with its position after this, takes 104 bytes: 8 fewer.)
+        @usableFromInline var id: Int32
 
         @inlinable
         init(score: DecayingScore, sequence: UInt64, id: Int32, intercept: Double, slope: Double, constantValue: Double,
@@ -113,6 +115,8 @@ struct KineticTournament {
     @usableFromInline var now = Int.min
     @usableFromInline var base = 0
     @usableFromInline var halfLife = 1.0
+    /// What an entry takes from `halfLife` (`HalfLifeSpans`), set with it.
+    @usableFromInline var spans = HalfLifeSpans(halfLife: .nan)
     /// 2^(−(now − base)/halfLife).
     @usableFromInline var decay = 1.0
     /// The time before `now` and its `decay` (`previousTime` Int.min once `base` moved), for `growth(since:)`.
@@ -165,7 +169,8 @@ struct KineticTournament {
         self.init(youngCapacity: youngCapacity)
         slotOf.extend(to: idCount, with: -1)
         guard !members.isEmpty else { return }   // an empty tournament takes its clock from its first insertion
-        (self.now, self.base, self.halfLife) = (now, base, halfLife)
+        (self.now, self.base) = (now, base)
+        setHalfLife(halfLife)
         decay = exp2(-Double(now - base) / halfLife)
         var grown = Self.firstLeaves
         while grown < members.count { grown *= 2 }
@@ -310,13 +315,20 @@ struct KineticTournament {
         now >= e.constantFrom ? e.constantValue : e.score.value(at: now)
     }
 
+    /// Takes `h`, the first member's, as every score's half-life. (Out of line: an insertion into an empty tournament only.)
+    @usableFromInline mutating func setHalfLife(_ h: Double) {
+        guard h != halfLife || h != spans.halfLife else { return }
+        halfLife = h
+        spans = HalfLifeSpans(halfLife: h)
+    }
+
     /// Adds `id` (not a member) with its score and tie-break, at `time`: it joins the young members (when they are full,
     /// `eldestHint` joins the tree first), or the tree when there are none (`youngCapacity` 0).
     @inlinable mutating func insert(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
-        if count == 0 { halfLife = score.halfLifeMicros }
+        if count == 0 { setHalfLife(score.halfLifeMicros) }
         assert(score.halfLifeMicros == halfLife, "KineticTournament: one half-life for all candidates")
         advance(to: time)   // (with a vacated path: its nodes are all decided again before the next query)
-        let e = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
+        let e = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since), spans: spans)
         if youngCapacity == 0 {
             attach(e)
         } else {
@@ -417,7 +429,7 @@ struct KineticTournament {
         let slot = Int(slotOf[Int(id)])
         if slot <= -2 {   // a young member: in place
             advance(to: time)
-            let e = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
+            let e = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since), spans: spans)
             young[Self.youngIndex(slot)] = e
             youngModels[Self.youngIndex(slot)] = YoungModel(e)
             _checkInvariants()
@@ -425,7 +437,7 @@ struct KineticTournament {
         }
         settle()
         advance(to: time)
-        entries[slot] = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since))
+        entries[slot] = Self.entry(id, score: score, sequence: sequence, growth: growth(since: score.since), spans: spans)
         nodes[leaves + slot] = Node(slot, entries[slot])
         walkUp(from: slot)
         _checkInvariants()
@@ -579,27 +591,70 @@ struct KineticTournament {
 
     /// A candidate's entry: its score's model and ranges. (Always inlined: its 112 bytes are then written where they go, not
     /// returned through the stack and copied; with the heap's time test inline, `cost` 886 → 854 instructions a request at
-    /// 15.1 MB of the binary's first million requests.)
-    @inlinable @inline(__always) static func entry(_ id: Int32, score s: DecayingScore, sequence: UInt64, growth: Double) -> Entry {
+    /// 15.1 MB of the binary's first million requests.) `spans`: the index's `HalfLifeSpans`, for its one half-life.
+    @inlinable @inline(__always)
+    static func entry(_ id: Int32, score s: DecayingScore, sequence: UInt64, growth: Double, spans: HalfLifeSpans) -> Entry {
         let weight = s.numerator / s.divisor
-        // (`constantValue` is set below: with offset 1 it is the weight's double, as (0 + 1) · n is n, a division fewer.)
-        var e = Entry(score: s, sequence: sequence, id: id, intercept: s.offset * weight, slope: Self.slope(s, growth: growth),
-                      constantValue: weight, constantFrom: Int.max, preciseUntil: Int.min)
-        let h = s.halfLifeMicros
+        // (Each field computed first and the entry made once at the end: a `var` entry changed in either branch kept the
+        // score in two copies on the stack on the way to the member, 20 instructions an insertion.)
+        var slope = Self.slope(s, growth: growth)
         // `cost`'s scores (offset 1) with count and weight between 2^-200 and 2^200, nearly all: `ranges(of:)`'s `top` is
-        // then below 604 and its `low` above -402 whatever the mantissas, so its ranges are these two, without the bounds of
-        // the logarithms of the weight, the offset and the count plus the offset (a third of an insertion's instructions).
-        if s.offset == 1 && h > 0 && Self.isModerate(s.count) && Self.isModerate(s.numerator) && Self.isModerate(s.divisor) {
-            e.constantFrom = Self.time(s.since, plus: h * (Self.log2Bounds(s.count).upper - Self.log2BoundsOfOne.lower + 56), roundingUp: true)
-            e.preciseUntil = Self.time(s.since, plus: h * 998, roundingUp: false)
-            assert(Self.ranges(of: s) == (e.constantFrom, e.preciseUntil), "KineticTournament: the moderate scores' ranges differ")
-            assert(e.constantValue.bitPattern == ((0 + s.offset) * s.numerator / s.divisor).bitPattern, "KineticTournament: the constant differs")
-            return e
+        // then below 604 and its `low` above -402 whatever the mantissas, so its precision lasts 998 half-lives, and its
+        // constant comes by the spans' bound (`HalfLifeSpans`), all in integers (the general ranges' bounds of the
+        // logarithms and their two conversions to times were two fifths of an insertion's instructions). Its constant is
+        // the weight's double, as (0 + 1) · n is n: a division fewer.
+        let constantValue: Double, ranges: (constantFrom: Int, preciseUntil: Int)
+        if s.offset == 1 && s.halfLifeMicros == spans.halfLife && Self.isModerate(s.count) && Self.isModerate(s.numerator)
+            && Self.isModerate(s.divisor) {
+            constantValue = weight
+            ranges = spans.ranges(since: s.since, count: s.count)
+            assert(ranges.preciseUntil == Self.ranges(of: s).preciseUntil && ranges.constantFrom >= Self.ranges(of: s).constantFrom,
+                   "KineticTournament: the moderate scores' ranges are not within the general ones")
+            assert(constantValue.bitPattern == ((0 + s.offset) * s.numerator / s.divisor).bitPattern, "KineticTournament: the constant differs")
+        } else {
+            constantValue = (0 + s.offset) * s.numerator / s.divisor
+            ranges = Self.ranges(of: s)
+            if s.count == 0 || s.numerator == 0 { slope = 0 }
         }
-        e.constantValue = (0 + s.offset) * s.numerator / s.divisor
-        (e.constantFrom, e.preciseUntil) = Self.ranges(of: s)
-        if s.count == 0 || s.numerator == 0 { e.slope = 0 }
-        return e
+        return Entry(score: s, sequence: sequence, id: id, intercept: s.offset * weight, slope: slope, constantValue: constantValue,
+                     constantFrom: ranges.constantFrom, preciseUntil: ranges.preciseUntil)
+    }
+
+    /// What the moderate scores' ranges (`entry`'s shortcut: offset 1, count and weight within 2^±200) take from an index's
+    /// one half-life h, computed once as the index takes it. Their precision ends where the general ranges say, `since` +
+    /// ⌊998 h⌋ (saturating), the same integer. Their constant comes by `since` + ⌈57.3 h⌉ + max(e, 0) · ⌈h⌉ at the latest,
+    /// for a count below 2^(e+1): the general ranges' time is `since` + ⌈h · (e + (m − 1) + 0.09 + 2^-40 + 56)⌉ for a count
+    /// m · 2^e, and e + (m − 1) < max(e, 0) + 1, while the products' rounding is far below the 0.2 h spare. A later constant
+    /// changes no result (`Entry.constantFrom`: the model stays precise until `preciseUntil`, and the constant is only a
+    /// shortcut to a double that is already it): for a count of at least 1 (every `cost` score's: an open adds 1) at most
+    /// 1.21 half-lives and e µs after the general one, of the 56 or more after which the count has vanished.
+    /// Unusable (a NaN half-life, so no score takes the shortcut) when h is not positive or the bound could pass 2^62.
+    @usableFromInline
+    struct HalfLifeSpans: BitwiseCopyable {
+        @usableFromInline let halfLife: Double
+        /// ⌊998 h⌋, or Int.max past 9·10^18 (`time(_:plus:roundingUp:)`'s saturation).
+        @usableFromInline let precise: Int
+        /// ⌈57.3 h⌉ and ⌈h⌉.
+        @usableFromInline let constantBase: Int
+        @usableFromInline let constantPerBinade: Int
+
+        @inlinable init(halfLife h: Double) {
+            let base = (57.3 * h).rounded(.up), perBinade = h.rounded(.up)
+            guard h > 0, base + 201 * perBinade < 0x1p62 else {
+                (halfLife, precise, constantBase, constantPerBinade) = (.nan, 0, 0, 0)
+                return
+            }
+            (halfLife, constantBase, constantPerBinade) = (h, Int(base), Int(perBinade))
+            precise = KineticTournament.time(0, plus: h * 998, roundingUp: false)
+        }
+
+        /// A moderate count's (2^-200 ≤ count < 2^201) constant and precision times for a score from `since`.
+        @inlinable @inline(__always) func ranges(since: Int, count: Double) -> (constantFrom: Int, preciseUntil: Int) {
+            let binade = max(0, Int(truncatingIfNeeded: count.bitPattern >> 52) &- 1023)   // ≤ 200
+            let (constantFrom, late) = since.addingReportingOverflow(constantBase &+ binade &* constantPerBinade)
+            let (preciseUntil, beyond) = since.addingReportingOverflow(precise)
+            return (late ? Int.max : constantFrom, beyond || precise == Int.max ? Int.max : preciseUntil)
+        }
     }
 
     /// From when a score's double is constant, and before when it is within 2^-40 of its model (`Entry.constantFrom`,
