@@ -185,9 +185,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if scoring && fixed == nil && counts == nil {   // `cost`'s: no other index's hints to test for
             for k in 0..<objects.count {
                 let soon: Int32 = k + d < objects.count ? objects[k + d] : -1
-                let later: Int32 = k + 2 * d < objects.count ? objects[k + 2 * d] : -1
                 if soon >= 0 { prefetch(soon, entry: false) }
-                scored.prefetch(entryOf: soon, slotOf: later)
+                scored.prefetch(entryOf: soon, slotOf: k + 2 * d < objects.count ? objects[k + 2 * d] : -1)
                 uniqueRequest(k, of: objects, sizes, times, counted)
             }
         } else if scoring {
@@ -278,10 +277,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         precondition(object >= 0, "CacheReplay: object ids are numbers from 0")   // (the readers number them so)
         let o = Int(object)
         if o >= objects.count { grow(to: o + 1 + min(Self.growthSlack, objects.count)) }
-        _counters.requests += 1
+        // The counters wrap rather than trap (an overflow test a counter, `&+=`), where none can overflow: the request,
+        // object, hit, miss and eviction counts count at most one a request or an eviction of an admitted object, and the
+        // byte totals are bounded as each says.
+        _counters.requests &+= 1
         if objects[o].size == 0 {
             objects[o].size = size
-            _counters.objects += 1
+            _counters.objects &+= 1
         }
         let size = objects[o].size
         if !_counters.byteTotalsOverflowed {
@@ -289,7 +291,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
             if overflow { _counters.byteTotalsOverflowed = true } else { _counters.requestedBytes = total }
         }
         if object == current && objects[o].resident {   // the engine ignores an open of the foreground app: a hit
-            _counters.hits += 1
+            _counters.hits &+= 1
             return
         }
         if current >= 0 { leave(current, at: time) }
@@ -312,15 +314,15 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         }
         entrySequence &+= 1             // into the foreground band
         if objects[o].resident {
-            _counters.hits += 1
+            _counters.hits &+= 1
             // A keyed or scored object stays in its index: no eviction comes before it leaves the foreground (every
             // request makes the previous one leave before it evicts), and leaving re-keys or re-scores it in place, so
             // a key that did not change (`fifo`'s arrival) costs nothing instead of a walk back from the tail past
             // every later arrival, and a score costs one walk in its index instead of a removal and an insertion.
             return
         }
-        _counters.misses += 1
-        if !_counters.byteTotalsOverflowed { _counters.missedBytes += size }   // ≤ requested bytes: no overflow
+        _counters.misses &+= 1
+        if !_counters.byteTotalsOverflowed { _counters.missedBytes &+= size }   // ≤ requested bytes: no overflow
         objects[o].launchTime = time
         objects[o].launchSequence = launchSequence
         launchSequence &+= 1
@@ -330,13 +332,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         guard size <= capacityBytes, makeRoom(for: size, at: time) else {
             // The stage's counts hold only while an object that fits is always admitted (`DecayedCountStage`).
             precondition(counted == nil || size > capacityBytes, "CacheReplay: a policy that keeps a decayed count refused every victim")
-            _counters.notAdmitted += 1   // the engine kills it at once: no foreground app is left
+            _counters.notAdmitted &+= 1   // the engine kills it at once: no foreground app is left
             current = -1
             if scans { resident.remove(o) }
             return
         }
         objects[o].resident = true
-        _counters.usedBytes += size
+        _counters.usedBytes &+= size   // (at most the capacity: `makeRoom`)
     }
 
     /// The most ids a growth makes room for beyond the one requested (as many as there are, up to this: a small replay
@@ -406,13 +408,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // slot in the index of crossing scores (`cost`'s replays), or of its position in the heap of counts (`lfu`'s),
         // says so without the call, where its stored score is an optional of 56 bytes (44 instructions a request of
         // `cost`'s at 15.1 MB of the binary's first million requests; `lfu`'s call took 32 there, 10 with the read).
-        if ((scoring && scored.contains(object)) || counts?.contains(object) == true)
-            && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
+        let crossing = scoring && scored.contains(object)
+        if (crossing || counts?.contains(object) == true) && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
             objects[o].staleScore = true
             return
         }
         objects[o].staleScore = false
-        place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count)
+        place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count, inCrossing: crossing)
     }
 
     // What a departure rarely does, out of line, so that `leave` and `place` hold only their common paths (the inliner gives
@@ -452,11 +454,13 @@ public struct CacheReplay<Policy: EvictionPolicy> {
 
     /// Stores a score that decays (not `isConstant`) in its index: the heap of plain decaying counts when it
     /// `accepts` it, the index of crossing scores otherwise; out of the other one if it was there.
-    /// `log2Count`: log2(score.count) when known (`currentLog2Count`), NaN otherwise.
+    /// `log2Count`: log2(score.count) when known (`currentLog2Count`), NaN otherwise. `inCrossing`: whether `object` is a
+    /// member of the index of crossing scores, when the caller has just asked (nil: not known).
     @inlinable @inline(__always)
-    mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int, log2Count: Double = .nan) {
+    mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int, log2Count: Double = .nan,
+                        inCrossing: Bool? = nil) {
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
-            if scoring && scored.contains(object) {
+            if inCrossing ?? (scoring && scored.contains(object)) {
                 scored.remove(object, at: time)
                 indexMoves &+= 1
             }
@@ -467,8 +471,12 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 counts?.remove(object)
                 indexMoves &+= 1
             }
-            if !scoring { startScoring() }
-            scored.set(object, score: score, sequence: sequence, at: time)
+            if !scoring { startScoring() }   // (then `object` is no member: `inCrossing` holds)
+            if let inCrossing {
+                scored.set(object, score: score, sequence: sequence, at: time, isMember: inCrossing)
+            } else {
+                scored.set(object, score: score, sequence: sequence, at: time)
+            }
         }
     }
 
@@ -510,9 +518,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// The accounting of an eviction: `victim` leaves the cache, its bytes freed.
     @inlinable @inline(__always) mutating func evicted(_ victim: Int) {
         objects[victim].resident = false
-        _counters.usedBytes -= objects[victim].size
-        _counters.evictions += 1
-        if !_counters.byteTotalsOverflowed { _counters.evictedBytes += objects[victim].size }   // ≤ missed bytes
+        _counters.usedBytes &-= objects[victim].size   // (a resident object's bytes, counted in)
+        _counters.evictions &+= 1
+        if !_counters.byteTotalsOverflowed { _counters.evictedBytes &+= objects[victim].size }   // ≤ missed bytes
     }
 
     /// The victim of a policy without a ranking key or a decaying score, from the resident set: by position (`random`) or by

@@ -43,9 +43,12 @@ struct CrossingScoreIndex {
         inTournament ? tournament.storedScore(of: id) : heap.storedScore(of: id)
     }
 
-    /// Hints only: starts loading `later`'s slot, and in the tournament what `storedScore(of: now)` reads.
-    @inlinable @inline(__always) mutating func prefetch(entryOf now: Int32, slotOf later: Int32) {
-        if inTournament { tournament.prefetch(entryOf: now, slotOf: later) } else { heap.prefetchSlot(of: later) }
+    /// Hints only, for `now` (a request `prefetchDistance` ahead) and `later` (twice as far; -1: none): the heap starts
+    /// loading `now`'s slot, all it reads first of a member through the object's id; the tournament `later`'s slot and what
+    /// `storedScore(of: now)` reads, its entry, found through its slot loaded a distance before. (`later` is read only by the
+    /// tournament: the heap's replays do not load it.)
+    @inlinable @inline(__always) mutating func prefetch(entryOf now: Int32, slotOf later: @autoclosure () -> Int32) {
+        if inTournament { tournament.prefetch(entryOf: now, slotOf: later()) } else { heap.prefetchSlot(of: now) }
     }
 
     /// The candidate that dies first at `time`, or nil when there is none.
@@ -63,6 +66,18 @@ struct CrossingScoreIndex {
             return
         }
         heap.set(id, score: score, sequence: sequence, at: time)
+        if heap.stoppedPaying { moveToTournament() }
+    }
+
+    /// `set` where the caller knows whether `id` is a member (`contains(id)`, asked since the last change): the heap's walk
+    /// without asking again.
+    @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int, isMember: Bool) {
+        assert(isMember == contains(id), "CrossingScoreIndex: \(id)'s membership is not what the caller says")
+        if inTournament {
+            tournamentSet(id, score: score, sequence: sequence, at: time)
+            return
+        }
+        if isMember { heap.update(id, score: score, sequence: sequence, at: time) } else { heap.insert(id, score: score, sequence: sequence, at: time) }
         if heap.stoppedPaying { moveToTournament() }
     }
 
