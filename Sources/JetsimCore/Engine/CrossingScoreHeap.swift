@@ -126,7 +126,7 @@ struct CrossingScoreHeap {
     @inlinable init() {}
 
     /// Makes room for candidate ids below `n`, and while the heap is empty for as many members and nodes, up to
-    /// `reservedMembers`: the doublings of a growing heap copied its members (112 bytes each) over again, 9 instructions a
+    /// `reservedMembers`: the doublings of a growing heap copied its members (104 bytes each) over again, 9 instructions a
     /// request at the CI gate, and room never written costs no memory (the system maps pages as they are written).
     @inlinable mutating func grow(to n: Int) {
         slotOf.extend(to: n, with: -1)

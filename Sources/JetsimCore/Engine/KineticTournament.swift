@@ -589,7 +589,7 @@ struct KineticTournament {
 
     // MARK: Duels
 
-    /// A candidate's entry: its score's model and ranges. (Always inlined: its 112 bytes are then written where they go, not
+    /// A candidate's entry: its score's model and ranges. (Always inlined: its 100 bytes are then written where they go, not
     /// returned through the stack and copied; with the heap's time test inline, `cost` 886 → 854 instructions a request at
     /// 15.1 MB of the binary's first million requests.) `spans`: the index's `HalfLifeSpans`, for its one half-life.
     @inlinable @inline(__always)
