@@ -459,8 +459,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable @inline(__always)
     mutating func place(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int, log2Count: Double = .nan,
                         inCrossing: Bool? = nil) {
+        let crossing = inCrossing ?? (scoring && scored.contains(object))
         if DecayingCountHeap.accepts(score, halfLife: counts?.halfLife ?? 0) {
-            if inCrossing ?? (scoring && scored.contains(object)) {
+            if crossing {
                 scored.remove(object, at: time)
                 indexMoves &+= 1
             }
@@ -471,12 +472,8 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 counts?.remove(object)
                 indexMoves &+= 1
             }
-            if !scoring { startScoring() }   // (then `object` is no member: `inCrossing` holds)
-            if let inCrossing {
-                scored.set(object, score: score, sequence: sequence, at: time, isMember: inCrossing)
-            } else {
-                scored.set(object, score: score, sequence: sequence, at: time)
-            }
+            if !scoring { startScoring() }   // (then `object` is no member: `crossing` holds)
+            scored.set(object, score: score, sequence: sequence, at: time, isMember: crossing)
         }
     }
 

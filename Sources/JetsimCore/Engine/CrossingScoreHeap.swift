@@ -287,11 +287,6 @@ struct CrossingScoreHeap {
         _checkInvariants()
     }
 
-    /// Gives `id` its score and tie-break at `time`: `update` for a member, `insert` otherwise.
-    @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
-        if contains(id) { update(id, score: score, sequence: sequence, at: time) } else { insert(id, score: score, sequence: sequence, at: time) }
-    }
-
     /// `remove(id)` inline where `id` holds the root, as the victim `first(at:)` names usually does (the heap settled by that
     /// query): the root's place waits for the next insertion. Any other member out of line (`remove`), so that an eviction's
     /// common case is no call while the callers stay small.

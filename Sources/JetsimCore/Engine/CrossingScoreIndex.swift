@@ -61,12 +61,7 @@ struct CrossingScoreIndex {
 
     /// Gives `id` its score and tie-break at `time` (an update or an insertion).
     @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
-        if inTournament {
-            tournamentSet(id, score: score, sequence: sequence, at: time)
-            return
-        }
-        heap.set(id, score: score, sequence: sequence, at: time)
-        if heap.stoppedPaying { moveToTournament() }
+        set(id, score: score, sequence: sequence, at: time, isMember: contains(id))
     }
 
     /// `set` where the caller knows whether `id` is a member (`contains(id)`, asked since the last change): the heap's walk
