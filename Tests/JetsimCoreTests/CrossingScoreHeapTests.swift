@@ -57,7 +57,11 @@ import Testing
             }
             if got != expected { return }
             if random.below(3) == 0, let victim = got {   // an eviction, as the cache replay takes it (the root inline)
-                heap.removeFirst(victim)
+                if random.below(2) == 0 {
+                    heap.removeFirst(victim)
+                } else {
+                    #expect(heap.popFirst(at: time) == victim, "popFirst at \(time) is not first")   // (query and removal at once)
+                }
                 members[victim] = nil
                 #expect(heap.count == members.count && !heap.contains(victim))
             }

@@ -167,7 +167,7 @@ struct CrossingScoreHeap {
     /// members are few and stay in cache, and nothing measurable at 10 % of the gate's trace or of the 1 M-request CSV.
     /// (Mutating, so that calling it through the index does not copy the heap.)
     @inlinable mutating func prefetchSlot(of id: Int32) {
-        slotOf.prefetch(Int(id))   // (`prefetch` ignores a non-index)
+        slotOf.prefetch(Int(id))   // (a non-index wastes the hint)
     }
 
     /// Every member's id (debug checks: the scan the heap must agree with).
@@ -179,24 +179,52 @@ struct CrossingScoreHeap {
 
     /// The candidate that dies first at `time` (the scan's victim), or nil when there is none.
     @inlinable mutating func first(at time: Int) -> Int32? {
-        operations &+= 1
+        let slot = firstSlot(at: time)
+        return slot >= 0 ? members[slot].entry.id : nil
+    }
+
+    /// `first(at:)` taken out: an eviction's query and removal in one call (`cost`'s replays). -1 when there is none.
+    @inlinable mutating func popFirst(at time: Int) -> Int32 {
+        let slot = firstSlot(at: time, operations: 2)
+        guard slot >= 0 else { return -1 }
+        let id = members[slot].entry.id
+        guard slot == Int(nodes[0].id) else {   // (`firstSlot` settled the root)
+            operations &-= 1   // (`remove` counts its own)
+            remove(id)
+            return id
+        }
+        // The root's slot freed (`unlink`, but for the member's position, which is not read until the slot is taken again
+        // and the whole member written); two operations, as a query and a removal, for the window's measure of its work.
+        slotOf[Int(id)] = -1
+        freeSlots.append(Int32(truncatingIfNeeded: slot))
+        count &-= 1   // (a member left)
+        FourAryHeap.take(at: 0, rootVacated: &rootVacated, from: &nodes, members: &members)
+        _checkInvariants()
+        return id
+    }
+
+    /// The slot of `first(at:)`'s member, -1 for none; the root settled.
+    @inlinable @inline(__always) mutating func firstSlot(at time: Int, operations counted: Int = 1) -> Int {
+        operations &+= counted
         settle()
         advance(to: time)
         let n = nodes.count
-        guard n > 0 else { return nil }
-        let root = members[Int(nodes[0].id)].entry
-        let bound = upperBound(root)
-        if (n < 2 || nodes[1].key > bound) && (n < 3 || nodes[2].key > bound) && (n < 4 || nodes[3].key > bound)
-            && (n < 5 || nodes[4].key > bound) {
-            return root.id
+        guard n > 0 else { return -1 }
+        let slot = Int(nodes[0].id)
+        let bound = upperBound(members[slot].entry)
+        if n >= 5 {   // four children, the common case: their least floor (floors are never NaN: `floor(of:)`)
+            if Swift.min(Swift.min(nodes[1].key, nodes[2].key), Swift.min(nodes[3].key, nodes[4].key)) > bound { return slot }
+        } else if (n < 2 || nodes[1].key > bound) && (n < 3 || nodes[2].key > bound) && (n < 4 || nodes[3].key > bound) {
+            return slot
         }
         return weigh(bound: bound)
     }
 
     /// `first(at:)` when the root's children may hold a better member: the scan's comparison over every node whose floor
     /// is at most the best's upper bound so far (listed from the root down, each floor checked again against the bound as
-    /// it falls). Reads a weighed member's model in place, and its whole entry only when the models cannot decide.
-    @usableFromInline mutating func weigh(bound rootBound: Double) -> Int32 {
+    /// it falls). Reads a weighed member's model in place, and its whole entry only when the models cannot decide. Returns
+    /// the best member's slot.
+    @usableFromInline mutating func weigh(bound rootBound: Double) -> Int {
         var best = Int(nodes[0].id), bound = rootBound
         var bestModel = members[best].entry.modelUntil > now ? members[best].entry.intercept + members[best].entry.slope * decay : -1
         pending.removeAll()
@@ -228,7 +256,7 @@ struct CrossingScoreHeap {
             }
         }
         if weighed > 2 * nodes.count + 64 { beginWindow(shorter: true) }   // the floors lie too far below: closer ones
-        return members[best].entry.id
+        return best
     }
 
     /// An upper bound of `e`'s double at `now`: its constant, its model plus 2^-32 of it, or the double itself.
@@ -262,7 +290,7 @@ struct CrossingScoreHeap {
         slotOf[Int(id)] = Int32(truncatingIfNeeded: slot)
         FourAryHeap.place(Node(key: floor(of: e), id: Int32(truncatingIfNeeded: slot)), at: -1, rootVacated: &rootVacated,
                           in: &nodes, members: &members)
-        count += 1
+        count &+= 1   // (at most the members' storage)
         _checkInvariants()
     }
 

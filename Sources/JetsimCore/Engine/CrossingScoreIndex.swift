@@ -59,6 +59,14 @@ struct CrossingScoreIndex {
         return first
     }
 
+    /// `first(at:)` taken out (-1: none): an eviction's query and removal in one call.
+    @inlinable mutating func popFirst(at time: Int) -> Int32 {
+        if inTournament { return tournamentPopFirst(at: time) }
+        let first = heap.popFirst(at: time)
+        if heap.stoppedPaying { moveToTournament() }
+        return first
+    }
+
     /// Gives `id` its score and tie-break at `time` (an update or an insertion).
     @inlinable mutating func set(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         set(id, score: score, sequence: sequence, at: time, isMember: contains(id))
@@ -88,6 +96,12 @@ struct CrossingScoreIndex {
 
     // The tournament's calls out of line, so that the heap's paths stay small where they are inlined.
     @usableFromInline @inline(never) mutating func tournamentFirst(at time: Int) -> Int32? { tournament.first(at: time) }
+
+    @usableFromInline @inline(never) mutating func tournamentPopFirst(at time: Int) -> Int32 {
+        guard let first = tournament.first(at: time) else { return -1 }
+        tournament.remove(first, at: time)
+        return first
+    }
 
     @usableFromInline @inline(never)
     mutating func tournamentSet(_ id: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
