@@ -177,6 +177,24 @@ import Testing
         #expect(replay.counters.evictions == 1 && replay.counters.evictedBytes == 30 && replay.counters.usedBytes == 80)
     }
 
+    /// A capacity past half of `Int.max` (the replay's own API; `cachesim`'s sizes stop at 2^50): the bytes used and an
+    /// object's size add beyond it, which the test of room must not compute (it trapped), for each way of choosing victims
+    /// (`largest` aside: its scores are exact for footprints below 2^52).
+    @Test func roomIsFoundNearTheLargestCapacity() {
+        func check<P: EvictionPolicy>(_ policy: P) {
+            let half = Int.max / 2 + 1
+            var replay = CacheReplay(capacityBytes: .max, policy: policy)
+            replay.request(0, size: half, time: 0)
+            replay.request(1, size: half, time: 1_000_000)   // used + size > Int.max: the first goes
+            #expect(replay.counters.evictions == 1 && replay.counters.usedBytes == half && replay.counters.byteTotalsOverflowed,
+                    "\(P.self)")
+        }
+        check(LRUPolicy())
+        check(LFUPolicy())
+        check(CostPolicy())
+        check(RandomPolicy(seed: 3))
+    }
+
     @Test func byteTotalsPastEightExbibytesAreFlaggedNotTrapped() {
         var replay = CacheReplay(capacityBytes: 1 << 52, policy: LRUPolicy())
         for k in 0..<9000 { replay.request(Int32(k % 2), size: 1 << 50, time: k) }   // 9 000 PiB requested

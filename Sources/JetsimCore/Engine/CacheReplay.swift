@@ -80,6 +80,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @usableFromInline var scored = CrossingScoreIndex()
     /// Whether `scored` has had a candidate: its calls are skipped before (and its storage not grown).
     @usableFromInline var scoring = false
+    /// `scoring`, and neither other index made (`fixed`, `counts`): `cost`'s replays, whose departures and evictions then
+    /// ask no other index. A flag of its own: the test of an optional index's tag is an outlined call, which this test
+    /// made twice at each departure and eviction (15 instructions a request of `cost`'s at the gate's 0.1 %).
+    @usableFromInline var onlyCrossingScores = false
     /// The same for candidates whose score is constant (`DecayingScore.isConstant`: all of `largest`'s), whose index
     /// needs no certificates.
     @usableFromInline var fixed: FixedScoreHeap?
@@ -166,6 +170,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // Each case with its own copy of the loops, so that a replay given no counts tests none a request (10 instructions
         // a request of `lru`'s at the gate, `Benchmarks/instructions-per-request.sh`).
         if let counted {
+            if !_policy.decayingScoreIsItsCount { currentLog2Count = .nan }   // (`uniqueRequest` sets none then)
             replay(objects: objects, sizes: sizes, times: times, counted: counted)
         } else {
             currentLog2Count = .nan   // (no open of this batch sets it)
@@ -304,7 +309,9 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         if let counted {
             if size <= capacityBytes {
                 _policy.didOpenInPlace(object, at: time, count: counted.count)
-                currentLog2Count = counted.log2Count
+                // Only a plain count's heap reads the log2 (`place`); another policy's reader computes none (NaN, which the
+                // batch set, `requests`).
+                if _policy.decayingScoreIsItsCount { currentLog2Count = counted.log2Count }
             } else {
                 _policy.didOpenInPlace(object, at: time)
                 currentLog2Count = .nan
@@ -396,6 +403,23 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable @inline(__always)
     mutating func leaveWithDecayingScore(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         let o = Int(object)
+        assert(onlyCrossingScores == (scoring && fixed == nil && counts == nil), "CacheReplay: onlyCrossingScores is stale")
+        if !_policy.decayingScoreIsItsCount && onlyCrossingScores && !DecayingCountHeap.accepts(score, halfLife: 0) {
+            // `cost`'s replays: the same steps as below with no other index to ask (the tests of the policy and of
+            // `accepts` fold away for `lfu`'s and `cost`'s scores).
+            if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
+                _checkStillStale(object, score: score, sequence: sequence, at: time)
+                return
+            }
+            let member = scored.contains(object)
+            if member && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
+                objects[o].staleScore = true
+                return
+            }
+            objects[o].staleScore = false
+            scored.set(object, score: score, sequence: sequence, at: time, isMember: member)
+            return
+        }
         if fixed?.contains(object) == true {
             removeFromFixedIndex(object)
         } else if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
@@ -437,18 +461,21 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// Makes the heap of constant scores, its first candidate coming.
     @inlinable @inline(never) mutating func makeFixedIndex() {
         fixed = FixedScoreHeap()
+        onlyCrossingScores = false
         fixed?.grow(to: objects.count)
     }
 
     /// Makes the heap of plain decaying counts, its first candidate coming.
     @inlinable @inline(never) mutating func makeCountsIndex() {
         counts = DecayingCountHeap()
+        onlyCrossingScores = false
         counts?.grow(to: objects.count)
     }
 
     /// Starts the index of crossing scores, its first candidate coming.
     @inlinable @inline(never) mutating func startScoring() {
         scoring = true
+        onlyCrossingScores = fixed == nil && counts == nil
         scored.grow(to: objects.count)
     }
 
@@ -482,14 +509,31 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// scored indexes' addresses set up before a shared loop).
     @inlinable mutating func makeRoom(for size: Int, at time: Int) -> Bool {
         if keyed {
-            while _counters.usedBytes + size > capacityBytes {
+            while lacksRoom(for: size) {
                 guard ranked.head >= 0 else { return false }
                 let victim = Int(ranked.head)
                 ranked.remove(ranked.head)
                 evicted(victim)
             }
         } else if decaying {
-            while _counters.usedBytes + size > capacityBytes {
+            assert(onlyCrossingScores == (scoring && fixed == nil && counts == nil), "CacheReplay: onlyCrossingScores is stale")
+            crossingScores: if !_policy.decayingScoreIsItsCount && onlyCrossingScores && time < staleHorizon {   // (`lfu`: never)
+                // `cost`'s replays: the crossing scores' first, taken out in the same call, is the victim unless its entry
+                // is stale; a stale one goes back in with its real score and the index is asked again, as `firstScored`
+                // would (the other indexes and the stale horizon asked once, not at each eviction).
+                while true {
+                    if !lacksRoom(for: size) { return true }
+                    let first = scored.popFirst(at: time)
+                    guard first >= 0 else { return false }
+                    if objects[Int(first)].staleScore {
+                        rescore(first, at: time)
+                        if onlyCrossingScores { continue } else { break crossingScores }   // (a rescore that made an index)
+                    }
+                    _checkScoredVictim(first, at: time, takenOut: true)
+                    evicted(Int(first))
+                }
+            }
+            while lacksRoom(for: size) {
                 guard let first = firstScored(at: time) else { return false }
                 _checkScoredVictim(first, at: time)
                 if fixed?.contains(first) == true {
@@ -503,7 +547,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 evicted(Int(first))
             }
         } else {
-            while _counters.usedBytes + size > capacityBytes {
+            while lacksRoom(for: size) {
                 guard let victim = selectUnindexedVictim(for: size, at: time) else { return false }
                 resident.remove(victim)
                 evicted(victim)
@@ -511,6 +555,10 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         }
         return true
     }
+
+    /// Whether `size` more bytes overflow the capacity: `usedBytes + size > capacityBytes`, in a form that cannot overflow
+    /// (`usedBytes` is at most the capacity), whatever capacity the user gave.
+    @inlinable @inline(__always) func lacksRoom(for size: Int) -> Bool { size > capacityBytes &- _counters.usedBytes }
 
     /// The accounting of an eviction: `victim` leaves the cache, its bytes freed.
     @inlinable @inline(__always) mutating func evicted(_ victim: Int) {
@@ -748,9 +796,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     }
 
     /// Debug builds: the indexes' victim is the one the policy's scan picks among the same candidates.
-    @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int) {
+    /// `takenOut`: the victim has left its index already (`CrossingScoreIndex.popFirst`), and is weighed beside its members.
+    @inlinable func _checkScoredVictim(_ victim: Int32, at time: Int, takenOut: Bool = false) {
         #if DEBUG
         let members = (scoring ? scored.memberIDs() : []) + (fixed?.memberIDs() ?? []) + (counts?.memberIDs() ?? [])
+            + (takenOut ? [victim] : [])
         var policy = _policy
         let candidates = members.map { candidate(Int($0)) }
         let context = KillContext(now: time, reason: .idleExit, availableBytes: 0, eventIndex: _counters.requests - 1)
