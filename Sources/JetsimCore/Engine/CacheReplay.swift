@@ -403,24 +403,11 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable @inline(__always)
     mutating func leaveWithDecayingScore(_ object: Int32, score: DecayingScore, sequence: UInt64, at time: Int) {
         let o = Int(object)
+        // `cost`'s replays: no other index to ask, and the score goes to the crossing scores' (the tests of the policy and
+        // of `accepts` fold away for `lfu`'s and `cost`'s scores).
         assert(onlyCrossingScores == (scoring && fixed == nil && counts == nil), "CacheReplay: onlyCrossingScores is stale")
-        if !_policy.decayingScoreIsItsCount && onlyCrossingScores && !DecayingCountHeap.accepts(score, halfLife: 0) {
-            // `cost`'s replays: the same steps as below with no other index to ask (the tests of the policy and of
-            // `accepts` fold away for `lfu`'s and `cost`'s scores).
-            if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
-                _checkStillStale(object, score: score, sequence: sequence, at: time)
-                return
-            }
-            let member = scored.contains(object)
-            if member && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
-                objects[o].staleScore = true
-                return
-            }
-            objects[o].staleScore = false
-            scored.set(object, score: score, sequence: sequence, at: time, isMember: member)
-            return
-        }
-        if fixed?.contains(object) == true {
+        let onlyCrossing = !_policy.decayingScoreIsItsCount && onlyCrossingScores && !DecayingCountHeap.accepts(score, halfLife: 0)
+        if !onlyCrossing && fixed?.contains(object) == true {
             removeFromFixedIndex(object)
         } else if objects[o].staleScore && time < staleHorizon && score.count < Self.stillStaleCountLimit {
             // Stale already: its stored score stands in for this one too (`stillStaleCountLimit`), unread.
@@ -433,12 +420,17 @@ public struct CacheReplay<Policy: EvictionPolicy> {
         // says so without the call, where its stored score is an optional of 56 bytes (44 instructions a request of
         // `cost`'s at 15.1 MB of the binary's first million requests; `lfu`'s call took 32 there, 10 with the read).
         let crossing = scoring && scored.contains(object)
-        if (crossing || counts?.contains(object) == true) && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
+        if (crossing || (!onlyCrossing && counts?.contains(object) == true))
+            && keepsStoredScore(object, score: score, sequence: sequence, at: time) {
             objects[o].staleScore = true
             return
         }
         objects[o].staleScore = false
-        place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count, inCrossing: crossing)
+        if onlyCrossing {
+            scored.set(object, score: score, sequence: sequence, at: time, isMember: crossing)
+        } else {
+            place(object, score: score, sequence: sequence, at: time, log2Count: currentLog2Count, inCrossing: crossing)
+        }
     }
 
     // What a departure rarely does, out of line, so that `leave` and `place` hold only their common paths (the inliner gives

@@ -193,11 +193,8 @@ struct CrossingScoreHeap {
             remove(id)
             return id
         }
-        // The root's slot freed (`unlink`, but for the member's position, which is not read until the slot is taken again
-        // and the whole member written); two operations, as a query and a removal, for the window's measure of its work.
-        slotOf[Int(id)] = -1
-        freeSlots.append(Int32(truncatingIfNeeded: slot))
-        count &-= 1   // (a member left)
+        // (Two operations, counted by `firstSlot`, as a query and a removal, for the window's measure of its work.)
+        free(slot, of: id)
         FourAryHeap.take(at: 0, rootVacated: &rootVacated, from: &nodes, members: &members)
         _checkInvariants()
         return id
@@ -335,15 +332,20 @@ struct CrossingScoreHeap {
         _checkInvariants()
     }
 
-    /// Frees member `id`'s slot and forgets its node's position, which it returns: the node is the caller's to take.
+    /// Frees member `id`'s slot and returns its node's position: the node is the caller's to take.
     @inlinable @inline(__always) mutating func unlink(_ id: Int32) -> Int {
         let slot = Int(slotOf[Int(id)])
-        slotOf[Int(id)] = -1
         let position = Int(members[slot].position)
-        members[slot].position = -1
-        freeSlots.append(Int32(truncatingIfNeeded: slot))
-        count -= 1
+        free(slot, of: id)
         return position
+    }
+
+    /// Frees `slot`, member `id`'s. (Its member's position stays: a free slot's is not read, and taking the slot again
+    /// writes the whole member.)
+    @inlinable @inline(__always) mutating func free(_ slot: Int, of id: Int32) {
+        slotOf[Int(id)] = -1
+        freeSlots.append(Int32(truncatingIfNeeded: slot))
+        count &-= 1   // (a member left)
     }
 
     /// Fills the removed root's place, if it waits, with the last node, which sinks to its place.
