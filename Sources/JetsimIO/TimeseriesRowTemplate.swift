@@ -128,11 +128,11 @@ final class TimeseriesRowTemplate {
     }
 
     /// The rows of the `count` times after the current one, one after another from `target`; returns their bytes. Each
-    /// row's time is the last one's plus the step given to `start` (which returned true), then the row (`row`) is copied
-    /// in 16-byte pieces, inline: up to `copySlack` bytes past its end are overwritten too, so the caller's room must be
-    /// `count × copyRoom` (the next row, or the file's next bytes, overwrite them). An idle stretch's rows are most of a
-    /// densely sampled timeseries.csv: one loop, with the first digit's position and the row's end in registers (a call
-    /// per row, of `memmove` or of a closure, cost the writer's thread more than its instructions suggest).
+    /// row's time is the last one's plus the step given to `start` (which returned true), then the row (`row`) is written
+    /// in 8- and 16-byte pieces, inline: up to `copySlack` bytes past its end are overwritten too, so the caller's room
+    /// must be `count × copyRoom` (the next row, or the file's next bytes, overwrite them). An idle stretch's rows are
+    /// most of a densely sampled timeseries.csv: one loop, with the first digit's position and the row's end in registers
+    /// (a call per row, of `memmove` or of a closure, cost the writer's thread more than its instructions suggest).
     ///
     /// For a step of whole seconds below 10^8 s, while the sum stays within the last eight digits of the seconds (with
     /// a minute's step, all but one row in 1.6 million), those eight digits are added as one word: each byte of the sum
@@ -140,29 +140,23 @@ final class TimeseriesRowTemplate {
     /// more passes 255 and carries into the next byte itself, leaving its digit; the others hold the digit plus 246 (their
     /// high bit set), taken off after. Otherwise (a ninth digit, or another step) the digits are added one by one
     /// (`advanceDigitByDigit`).
+    ///
+    /// Along the loop the eight digits stay in a register and go to the row from there, shifted past their leading
+    /// zeros; the rest of the row is copied from the buffer, whose window of eight digits is written back once, at the
+    /// end (or before a digit-by-digit step). Stored into the buffer each row, they were read back at once by the
+    /// row's first 16-byte copy, a wider load than the store it overlaps, which the processor cannot forward: the load
+    /// waited for the store to reach the cache, two thirds of the loop's time in a profile of `W`'s writer.
     func advancedRows(_ count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
         let bytes = self.bytes, stepWord = self.stepWord, end = Self.stateStart + stateCount
-        let window = UnsafeMutableRawPointer(bytes + Self.pointIndex - 8)
-        var first = self.first, at = target
-        for _ in 0..<count {
-            let digits = UInt64(bigEndian: window.loadUnaligned(as: UInt64.self)) &- 0x3030_3030_3030_3030
-            let (sum, carriedOut) = digits.addingReportingOverflow(stepWord)
-            if stepWord != 0 && !carriedOut {
-                let value = sum &- ((sum >> 7) & 0x0101_0101_0101_0101) &* 246
-                window.storeBytes(of: (value | 0x3030_3030_3030_3030).bigEndian, as: UInt64.self)
-                // The first significant digit: in the window, after its leading zeros (the sum is at least the step).
-                if first >= Self.pointIndex - 8 { first = Self.pointIndex - 8 + (value.leadingZeroBitCount >> 3) }
-            } else {
-                self.first = first
-                advanceDigitByDigit()
-                first = self.first
-            }
-            let width = end &- first
-            let from = UnsafeRawPointer(bytes + first), to = UnsafeMutableRawPointer(at)
+        let windowStart = Self.pointIndex - 8, ascii: UInt64 = 0x3030_3030_3030_3030
+        let window = UnsafeMutableRawPointer(bytes + windowStart)
+        // The rest of the row after the seconds: the point, the milliseconds and the state, unchanged along the loop.
+        let rest = UnsafeRawPointer(bytes + Self.pointIndex), restWidth = end - Self.pointIndex
+        @inline(__always) func copyPieces(from: UnsafeRawPointer, to: UnsafeMutableRawPointer, width: Int) {
             @inline(__always) func piece(_ offset: Int) {
                 to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
             }
-            if width > 48 && width <= 64 {   // a phone's rows (59 bytes over W): four pieces, no loop
+            if width > 48 && width <= 64 {   // a phone's rows (51 bytes after the seconds over W): four pieces, no loop
                 piece(0); piece(16); piece(32); piece(48)
             } else {
                 var offset = 0
@@ -171,8 +165,33 @@ final class TimeseriesRowTemplate {
                     offset &+= 16
                 } while offset < width
             }
-            at += width
         }
+        var first = self.first, at = target
+        var digits = UInt64(bigEndian: window.loadUnaligned(as: UInt64.self)) &- ascii
+        for _ in 0..<count {
+            let (sum, carriedOut) = digits.addingReportingOverflow(stepWord)
+            if stepWord != 0 && !carriedOut {
+                digits = sum &- ((sum >> 7) & 0x0101_0101_0101_0101) &* 246
+                // The first significant digit: in the window, after its leading zeros (the sum is at least the step).
+                if first >= windowStart { first = windowStart + (digits.leadingZeroBitCount >> 3) }
+            } else {
+                window.storeBytes(of: (digits | ascii).bigEndian, as: UInt64.self)
+                self.first = first
+                advanceDigitByDigit()
+                first = self.first
+                digits = UInt64(bigEndian: window.loadUnaligned(as: UInt64.self)) &- ascii
+            }
+            let to = UnsafeMutableRawPointer(at)
+            if first >= windowStart {   // the seconds within the window: its digits after their leading zeros
+                to.storeBytes(of: ((digits | ascii) &<< (8 &* (first &- windowStart))).bigEndian, as: UInt64.self)
+            } else {   // digits before the window too (at most 12: one piece), unchanged since the last digit-by-digit step
+                to.storeBytes(of: UnsafeRawPointer(bytes + first).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                to.storeBytes(of: (digits | ascii).bigEndian, toByteOffset: windowStart &- first, as: UInt64.self)
+            }
+            copyPieces(from: rest, to: to + (Self.pointIndex &- first), width: restWidth)
+            at += end &- first
+        }
+        window.storeBytes(of: (digits | ascii).bigEndian, as: UInt64.self)
         self.first = first
         return at - target
     }
