@@ -214,6 +214,15 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                 if k + 2 * d < objects.count { fixed?.prefetchSlot(of: objects[k + 2 * d]) }
                 uniqueRequest(k, of: objects, sizes, times, counted)
             }
+        } else if keyed {   // `lru`'s, `fifo`'s and `xnu`'s: the ranked list's node too
+            for k in 0..<objects.count {
+                if k + d < objects.count {
+                    let soon = objects[k + d]
+                    prefetch(soon, entry: false)
+                    ranked.prefetchNode(of: soon)
+                }
+                uniqueRequest(k, of: objects, sizes, times, counted)
+            }
         } else {
             for k in 0..<objects.count {
                 if k + d < objects.count { prefetch(objects[k + d], entry: false) }

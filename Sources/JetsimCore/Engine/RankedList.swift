@@ -58,6 +58,12 @@ struct RankedList {
 
     @inlinable func contains(_ id: Int32) -> Bool { nodes[Int(id)].member }
 
+    /// Starts loading `id`'s node (a hint: nothing changes; any `id`, as `UncheckedArray.prefetch`). The cache replay
+    /// asks it of an object requested soon: as it leaves the foreground, the object enters the list, and the test of
+    /// its node's membership was where `lru`'s replay waited most (a node of 100 000 objects' 3.2 MB, not in cache
+    /// for an object just missed).
+    @inlinable func prefetchNode(of id: Int32) { nodes.prefetch(Int(id)) }
+
     /// The first member in order, or nil when there is none.
     @inlinable var first: Int32? { head >= 0 ? head : nil }
 
