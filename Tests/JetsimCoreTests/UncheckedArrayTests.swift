@@ -68,6 +68,25 @@ import Testing
         #expect(a.count == 5_002 && a[0] == 7 && a[1] == 8 && a[5_001] == 4_999)
     }
 
+    /// Elements start on a cache line whatever block the C allocator gives (16-byte aligned, large blocks 16 bytes into a
+    /// page), and stay there, in order, through every growth, where `realloc` may move the block to a start that leaves
+    /// them off the line (then they move within it): a 64-byte element spans one line, not two.
+    @Test func elementsStartOnACacheLineThroughEveryGrowth() {
+        typealias Wide = (Int, Int, Int, Int, Int, Int, Int, Int)   // 64 bytes, as the cache replay's objects
+        var small = UncheckedArray<Int32>(capacity: 1), wide = UncheckedArray<Wide>(capacity: 1)
+        var offsets = Set<Int>()
+        for n in 0..<40_000 {
+            small.append(Int32(truncatingIfNeeded: n))
+            if n < 5_000 { wide.append((n, n &+ 1, n, n, n, n, n, -n)) }
+            #expect(Int(bitPattern: UnsafeRawPointer(small.base)) % 64 == 0)
+            #expect(Int(bitPattern: UnsafeRawPointer(wide.base)) % 64 == 0)
+            offsets.insert(UnsafeRawPointer(small.base) - UnsafeRawPointer(small.storage.block))
+        }
+        #expect(small.count == 40_000 && small.indices.allSatisfy { small[$0] == Int32($0) })
+        #expect(wide.count == 5_000 && wide.indices.allSatisfy { wide[$0].0 == $0 && wide[$0].1 == $0 + 1 && wide[$0].7 == -$0 })
+        #expect(offsets.count >= 1 && offsets.allSatisfy { $0 >= 0 && $0 < 64 })
+    }
+
     /// A simulator copied mid-run is a snapshot: the original running on (kills, launches, growth) leaves it as it was,
     /// and the copy run on the same events reaches the same result.
     /// With a policy whose counts are written in place behind a copy token (`lfu`, `cost`: `DecayedFrequency`) too.

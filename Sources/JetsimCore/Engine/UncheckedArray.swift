@@ -15,46 +15,69 @@ import Darwin
 /// for all of its arrays), and indices are checked where they enter the engine (a trace event's app against the
 /// catalog); inside, ids come from the engine's own structures.
 ///
-/// Invariants: `count <= capacity`; every access is in `0..<count`; a write happens only while the storage is uniquely
-/// referenced, so a copied `Simulator` never sees another's writes. Debug builds check both on every access.
+/// Invariants: `count <= capacity`; `base` starts a cache line (`Storage.alignedBase`); every access is in `0..<count`;
+/// a write happens only while the storage is uniquely referenced, so a copied `Simulator` never sees another's writes.
+/// Debug builds check the last two on every access.
 @usableFromInline
 struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
     /// The elements' memory, from the C allocator so that a growth can `realloc` it: plain values move bitwise, and a
     /// large block (the C allocator maps those) moves by remapping its pages, where a new block and a copy fault every
     /// page in again. (`cost`'s replay at 10 % of the 1 M-request CSV grows its tournament to 131 072 slots: with a
-    /// fresh block a growth, its page faults and unmappings took about a tenth of the run.) Its two fields change only
+    /// fresh block a growth, its page faults and unmappings took about a tenth of the run.) Its fields change only
     /// there and are read at every `append`: unchecked for exclusive access, where each read was a runtime call (`lfu`'s
     /// replay +24 instructions a request at `Benchmarks/instructions-per-request.sh`'s gate, the engine +145 an event).
     @usableFromInline
     final class Storage {
         @exclusivity(unchecked) @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
         @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int
+        /// The C allocator's block, which `base` lies in, `lineSize` bytes longer than the elements need so that they
+        /// start on a cache line (`alignedBase`).
+        @exclusivity(unchecked) @usableFromInline private(set) var block: UnsafeMutableRawPointer
 
         @inlinable
         init(capacity: Int) {
             self.capacity = capacity
-            base = Self.allocate(capacity)
+            guard let raw = malloc(Self.bytes(capacity) + Self.lineSize) else {
+                fatalError("UncheckedArray: out of memory for \(capacity) elements")
+            }
+            block = raw
+            base = Self.alignedBase(in: raw, capacity: capacity)
         }
 
-        deinit { free(base) }   // plain values: nothing to deinitialise
+        deinit { free(block) }   // plain values: nothing to deinitialise
+
+        /// The cache line's size the elements start on (64 bytes on x86-64 and most ARM cores).
+        @usableFromInline static var lineSize: Int { 64 }
 
         @usableFromInline static func bytes(_ capacity: Int) -> Int {
             let (bytes, overflow) = Swift.max(1, capacity).multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-            precondition(!overflow, "UncheckedArray: \(capacity) elements do not fit in memory")
+            precondition(!overflow && bytes <= Int.max - lineSize, "UncheckedArray: \(capacity) elements do not fit in memory")
             return bytes
         }
 
-        @usableFromInline static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
-            // malloc aligns to 16 bytes (64-bit glibc and Darwin), what `AppRuntime`'s Int128 needs: the most of any element.
-            precondition(MemoryLayout<Element>.alignment <= 16, "UncheckedArray: elements aligned beyond malloc's 16 bytes")
-            guard let raw = malloc(bytes(capacity)) else { fatalError("UncheckedArray: out of memory for \(capacity) elements") }
-            return raw.bindMemory(to: Element.self, capacity: Swift.max(1, capacity))
+        /// The first cache line's start in `block`. Why: the C allocator aligns to 16 bytes, and its large blocks (mapped
+        /// pages) start 16 bytes into a page, so a 64-byte element (the cache replay's `CachedObject`) straddled two cache
+        /// lines in three places of four and a 32-byte one (a ranked list's node, a heap's member) in one of two: two
+        /// misses for one random read where one line would do. (`AppRuntime`'s Int128, the most aligned element, needs 16.)
+        @usableFromInline static func alignedBase(in block: UnsafeMutableRawPointer, capacity: Int) -> UnsafeMutablePointer<Element> {
+            precondition(MemoryLayout<Element>.alignment <= lineSize, "UncheckedArray: elements aligned beyond a cache line")
+            let address = UInt(bitPattern: block)
+            let aligned = (address &+ UInt(lineSize - 1)) & ~UInt(lineSize - 1)
+            return (block + Int(aligned &- address)).bindMemory(to: Element.self, capacity: Swift.max(1, capacity))
         }
 
-        /// Room for `capacity` elements, the first ones kept (`realloc`).
+        /// Room for `capacity` elements, the first ones kept (`realloc`: a large block moves by remapping its pages; the
+        /// elements move within it when its new start leaves them off the line).
         @usableFromInline func grow(to capacity: Int) {
-            guard let raw = realloc(base, Self.bytes(capacity)) else { fatalError("UncheckedArray: out of memory for \(capacity) elements") }
-            base = raw.bindMemory(to: Element.self, capacity: Swift.max(1, capacity))
+            let offset = UnsafeMutableRawPointer(base) - block
+            let kept = Swift.min(self.capacity, capacity) * MemoryLayout<Element>.stride
+            guard let raw = realloc(block, Self.bytes(capacity) + Self.lineSize) else {
+                fatalError("UncheckedArray: out of memory for \(capacity) elements")
+            }
+            block = raw
+            base = Self.alignedBase(in: raw, capacity: capacity)
+            let moved = UnsafeMutableRawPointer(base) - raw
+            if moved != offset { memmove(UnsafeMutableRawPointer(base), raw + offset, kept) }
             self.capacity = capacity
         }
     }
