@@ -6,36 +6,106 @@ import Darwin
 import JetsimCore
 
 /// Requests read from a trace, a batch at a time, in storage reused from batch to batch.
+///
+/// Each column is `capacity` entries long from the start (plain integers, left uninitialised until written); the first
+/// `count` are the batch's requests, which `objects`, `sizes` and `times` show. A reader writes them in place through
+/// `write(_:)`, one uniqueness check a column a fill: an `Array`'s append paid one (a runtime call) and a capacity check
+/// per column per request, a third of the binary reader's time in its loop. Invariant: `count ≤ capacity` = each
+/// column's length.
 public struct RequestBatch {
-    /// Dense object numbers (order of first appearance in the trace).
-    public private(set) var objects: [Int32] = []
-    public private(set) var sizes: [Int] = []
-    /// Request times, µs.
-    public private(set) var times: [Int] = []
+    private var objectColumn: [Int32]
+    private var sizeColumn: [Int]
+    private var timeColumn: [Int]
     /// The decayed use counts of these requests for the half-lives some cell's policy keeps, when the reader computed
     /// them (`fillDecayedCounts`); each column's length is the batch's then, 0 before.
     public internal(set) var decayedCounts: [DecayedCountColumn] = []
     public let capacity: Int
+    public private(set) var count = 0
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(1, capacity)
-        objects.reserveCapacity(self.capacity)
-        sizes.reserveCapacity(self.capacity)
-        times.reserveCapacity(self.capacity)
+        objectColumn = Self.column(self.capacity)
+        sizeColumn = Self.column(self.capacity)
+        timeColumn = Self.column(self.capacity)
     }
 
-    public var count: Int { objects.count }
+    /// `n` entries, not initialised (plain integers: each is written before it is read, `count` says which).
+    private static func column<T: FixedWidthInteger>(_ n: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+    }
+
+    /// Dense object numbers (order of first appearance in the trace).
+    public var objects: ArraySlice<Int32> { objectColumn[..<count] }
+    public var sizes: ArraySlice<Int> { sizeColumn[..<count] }
+    /// Request times, µs.
+    public var times: ArraySlice<Int> { timeColumn[..<count] }
 
     /// The bytes its requests' storage holds (what a kept batch costs: it has no decayed counts while kept).
-    public var memoryBytes: Int {
-        objects.capacity * MemoryLayout<Int32>.stride + (sizes.capacity + times.capacity) * MemoryLayout<Int>.stride
-    }
+    public var memoryBytes: Int { capacity * (MemoryLayout<Int32>.stride + 2 * MemoryLayout<Int>.stride) }
 
     mutating func removeAll() {
-        objects.removeAll(keepingCapacity: true)
-        sizes.removeAll(keepingCapacity: true)
-        times.removeAll(keepingCapacity: true)
+        count = 0
         emptyDecayedCounts()
+    }
+
+    /// A reader's in-place access to a batch's columns (`RequestBatch.write`): `count` requests written, room for
+    /// `capacity`. Valid only inside `write`'s body.
+    struct Writer {
+        let objects: UnsafeMutablePointer<Int32>
+        let sizes: UnsafeMutablePointer<Int>
+        let times: UnsafeMutablePointer<Int>
+        let capacity: Int
+        private(set) var count: Int
+
+        /// Appends a request (`count < capacity`: the readers fill while there is room).
+        @inline(__always)
+        mutating func append(_ object: Int32, size: Int, time: Int) {
+            precondition(count < capacity, "RequestBatch: a request past the batch's capacity")
+            objects[count] = object
+            sizes[count] = size
+            times[count] = time
+            count &+= 1
+        }
+
+        /// Gives request `k` (< `count`) its object number (the reader appends a request before it numbers its id).
+        @inline(__always)
+        func setObject(_ k: Int, _ object: Int32) {
+            assert(k >= 0 && k < count, "RequestBatch: request \(k) is not in the batch")
+            objects[k] = object
+        }
+    }
+
+    /// Appends one request (`count < capacity`): for tests and small producers; a reader writes a fill's requests
+    /// through `write`.
+    mutating func append(_ object: Int32, size: Int, time: Int) {
+        write { (batch: inout Writer) in batch.append(object, size: size, time: time) }
+    }
+
+    /// Runs `body` with the columns open for writing after the batch's requests; the requests it appends are the batch's
+    /// afterwards, also when it throws.
+    mutating func write<E: Error>(_ body: (inout Writer) throws(E) -> Void) throws(E) {
+        // Moved out while written, so that each is uniquely referenced (a batch shared with a copy is copied here, once).
+        var objects = [Int32](), sizes = [Int](), times = [Int]()
+        swap(&objects, &objectColumn)
+        swap(&sizes, &sizeColumn)
+        swap(&times, &timeColumn)
+        defer {
+            swap(&objects, &objectColumn)
+            swap(&sizes, &sizeColumn)
+            swap(&times, &timeColumn)
+        }
+        var written = count
+        defer { count = written }
+        try objects.withUnsafeMutableBufferPointer { (o) throws(E) in
+            try sizes.withUnsafeMutableBufferPointer { (z) throws(E) in
+                try times.withUnsafeMutableBufferPointer { (t) throws(E) in
+                    guard let ob = o.baseAddress, let zb = z.baseAddress, let tb = t.baseAddress else { return }   // (capacity ≥ 1)
+                    var writer = Writer(objects: ob, sizes: zb, times: tb, capacity: capacity, count: written)
+                    defer { written = writer.count }
+                    try body(&writer)
+                }
+            }
+        }
     }
 
     /// Empties the decayed counts' columns, keeping their storage: a column of old counts would pass for the batch's
@@ -57,16 +127,6 @@ public struct RequestBatch {
         }
     }
 
-    @inline(__always)
-    mutating func append(_ object: Int32, size: Int, time: Int) {
-        objects.append(object)
-        sizes.append(size)
-        times.append(time)
-    }
-
-    /// Gives request `k` its object number (the reader appends a request before it numbers its id).
-    @inline(__always)
-    mutating func setObject(_ k: Int, _ object: Int32) { objects[k] = object }
 }
 
 extension CacheReplay {
@@ -245,14 +305,16 @@ public final class LibCacheSimStream {
         }
 
         mutating func fill(_ batch: inout RequestBatch) throws(InputError) {
-            numbered = batch.count
-            defer { while numbered < batch.count { numberNext(&batch) } }   // on every exit (after a throw the batch is dropped)
-            try fillUnnumbered(&batch)
+            try batch.write { (batch: inout RequestBatch.Writer) throws(InputError) in
+                numbered = batch.count
+                defer { while numbered < batch.count { numberNext(&batch) } }   // on every exit (after a throw the batch is dropped)
+                try fillUnnumbered(&batch)
+            }
         }
 
         /// A request read, its id numbered later (`unnumbered`), or now when the numbers are nearly spent.
         @inline(__always)
-        private mutating func append(_ id: UInt64, size: Int, time: Int, into batch: inout RequestBatch) throws(InputError) {
+        private mutating func append(_ id: UInt64, size: Int, time: Int, into batch: inout RequestBatch.Writer) throws(InputError) {
             let k = batch.count
             if ids.count >= ids.limit - 2 * Self.numberingDelay {
                 while numbered < k { numberNext(&batch) }
@@ -273,14 +335,14 @@ public final class LibCacheSimStream {
         /// Numbers the oldest request not yet numbered. Never past the last number: at most `numberingDelay` + 1 ids wait,
         /// and only while more than 2 · `numberingDelay` numbers are left (`append` numbers at once after that).
         @inline(__always)
-        private mutating func numberNext(_ batch: inout RequestBatch) {
+        private mutating func numberNext(_ batch: inout RequestBatch.Writer) {
             guard let object = ids.number(unnumbered[numbered]) else { preconditionFailure("LibCacheSimStream: a waiting id past the last number") }
             batch.setObject(numbered, object)
             numbered += 1
         }
 
         /// `fill`'s reading, each request's object number left to `numberNext`.
-        private mutating func fillUnnumbered(_ batch: inout RequestBatch) throws(InputError) {
+        private mutating func fillUnnumbered(_ batch: inout RequestBatch.Writer) throws(InputError) {
             if binary { return try fillRecords(&batch) }
             if !pastStart {
                 pastStart = true
@@ -314,7 +376,7 @@ public final class LibCacheSimStream {
         static let recordBytes = 24
 
         /// `oracleGeneral` records into `batch`: time, id and size little-endian at offsets 0, 4 and 12.
-        private mutating func fillRecords(_ batch: inout RequestBatch) throws(InputError) {
+        private mutating func fillRecords(_ batch: inout RequestBatch.Writer) throws(InputError) {
             while batch.count < batch.capacity {
                 if limit - position < Self.recordBytes {
                     if try refill() { continue }
@@ -345,7 +407,7 @@ public final class LibCacheSimStream {
         }
 
         /// One line `[from, to)` (its `\n` excluded): a request, or nothing for a header, blank or comment line.
-        private mutating func parseLine(from: Int, to: Int, into batch: inout RequestBatch) throws(InputError) {
+        private mutating func parseLine(from: Int, to: Int, into batch: inout RequestBatch.Writer) throws(InputError) {
             var to = to
             if to > from && buffer[to - 1] == 13 { to -= 1 }   // CRLF
             if to == from || buffer[from] == UInt8(ascii: "#") { return }

@@ -149,4 +149,27 @@ import Testing
             #expect(try read(binary, .oracleGeneral, limit: 45, batch: batch) == all)
         }
     }
+
+    /// A batch's columns are written in place (`RequestBatch.write`) and are still a value: a copy keeps what it held
+    /// when the other is refilled or renumbered, a batch shows only its requests, and a write that throws keeps the
+    /// requests it appended (the reader numbers them before the error leaves, `Scanner.fill`).
+    @Test func aBatchWrittenInPlaceIsStillAValue() {
+        struct Stop: Error {}
+        var a = RequestBatch(capacity: 4)
+        a.append(7, size: 70, time: 1)
+        a.append(8, size: 80, time: 2)
+        let b = a
+        a.removeAll()
+        a.append(9, size: 90, time: 3)
+        a.write { (w: inout RequestBatch.Writer) in w.setObject(0, 5) }
+        #expect(Array(b.objects) == [7, 8] && Array(b.sizes) == [70, 80] && Array(b.times) == [1, 2] && b.count == 2)
+        #expect(Array(a.objects) == [5] && Array(a.sizes) == [90] && Array(a.times) == [3] && a.count == 1)
+        #expect(throws: Stop.self) {
+            try a.write { (w: inout RequestBatch.Writer) throws(Stop) in
+                w.append(10, size: 100, time: 4)
+                throw Stop()
+            }
+        }
+        #expect(Array(a.objects) == [5, 10] && a.count == 2 && a.memoryBytes == 4 * 20 && b.count == 2)
+    }
 }
