@@ -258,7 +258,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// (Mutating so that the generic replay is not copied to call it.)
     @inlinable @inline(__always) mutating func prefetch(_ object: Int32, entry: Bool) {
         let o = Int(object)
-        objects.prefetchWhole(o)   // (64 bytes, on no particular boundary: two lines)
+        objects.prefetchWhole(o)   // (64 bytes, on a cache line of their own: one hint)
         _policy.prefetchState(of: object)
         if entry { counts?.prefetchSlot(of: object) }
     }

@@ -156,7 +156,9 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// `prefetch` for every cache line element `i` touches: an element of more than a few bytes whose stride is not a
     /// divisor of 64 straddles two lines (three past 64 bytes), and a hint for its first line alone leaves a read of
-    /// its later fields waiting for memory. Any `i`, as `prefetch`.
+    /// its later fields waiting for memory. Elements start on a line, so one whose stride divides 64 or is a multiple of
+    /// it (the cache replay's 64-byte objects, 32-byte nodes and members) straddles none: a hint a line it spans, the
+    /// last byte's line not hinted again. Any `i`, as `prefetch`.
     @inlinable @inline(__always)
     func prefetchWhole(_ i: Int) {
         let first = address(of: i)
@@ -165,7 +167,10 @@ struct UncheckedArray<Element: BitwiseCopyable>: RandomAccessCollection {
             jetsim_prefetch_address(first &+ UInt(offset))
             offset += 64
         }
-        jetsim_prefetch_address(first &+ UInt(MemoryLayout<Element>.size - 1))
+        let stride = MemoryLayout<Element>.stride
+        if 64 % stride != 0 && stride % 64 != 0 {   // (constants: folded away)
+            jetsim_prefetch_address(first &+ UInt(MemoryLayout<Element>.size - 1))
+        }
     }
 
     /// A read-only view that does not keep the storage alive, for the engine's non-escaping closures that read the
