@@ -126,7 +126,6 @@ public struct RequestBatch {
             }
         }
     }
-
 }
 
 extension CacheReplay {
