@@ -108,37 +108,6 @@ import Testing
         #expect(vacated >= 20, "the victims were rarely the root: the vacated place went untried")
     }
 
-    /// Keys are compared as integers (their bit patterns), which order as the doubles do only from +0 up: a score from
-    /// before the heap's base (never in a replay, whose departures come in the order of their opens) moves the base back
-    /// and recomputes every key, and the victims stay the scan's, one eviction after another.
-    @Test func aScoreFromBeforeTheBaseMovesTheBase() {
-        var heap = DecayingCountHeap()
-        heap.grow(to: 40)
-        var members: [Int32: (score: DecayingScore, sequence: UInt64)] = [:]
-        var sequence: UInt64 = 0
-        let h = Int(Self.halfLife)
-        func set(_ id: Int32, count: Double, since: Int) {
-            sequence += 1
-            let score = DecayingScore(count: count, since: since, halfLifeMicros: Self.halfLife)
-            heap.set(id, score: score, sequence: sequence)
-            members[id] = (score, sequence)
-        }
-        // Counts of 1 and 2 (keys 0 and 1 past their since), each earlier than the ones before: keys that would lie up to
-        // 30 half-lives below +0 against the first base.
-        for id in 0..<30 { set(Int32(id), count: Double(1 + id % 2), since: (30 - id) * h) }
-        #expect(heap.base == h)
-        #expect(heap.nodes.allSatisfy { $0.key >= 0 && $0.key.sign == .plus })
-        var now = 31 * h
-        while !members.isEmpty {
-            let victim = heap.first(at: now)
-            #expect(victim == Self.scan(members, at: now))
-            guard let victim, victim == Self.scan(members, at: now) else { return }
-            heap.removeFirst(victim)
-            members[victim] = nil
-            now += h / 7
-        }
-    }
-
     /// Two equal true scores (twice a count against that count a half-life later) whose keys order them one way while
     /// the doubles at some time, or their tie-break, order them the other: the heap must weigh the pair, not trust its
     /// keys. Searches such pairs out and checks each.

@@ -42,8 +42,7 @@ import Darwin
 /// the two heaps' nodes, and by candidate id its stored score, sequence and heap position; nothing is allocated per
 /// operation but when the storage grows.
 ///
-/// Invariants: every key is +0 or more (every member's since is at or after `base`); in each heap every node's key, then
-/// its member's sequence, is at most its children's (`precedes`); a
+/// Invariants: in each heap every node's key, then its member's sequence, is at most its children's (`precedes`); a
 /// member's `position` names the node that holds its id (p ≥ 0 in `nodes`, −2 − p in `zeros`); while `rootVacated`,
 /// `nodes[0]` holds no member and is out of the order (its children's subtrees are heaps; every public entry but an
 /// insertion fills it first, `settle()`); a node of `nodes` has its member's key, a node of `zeros` key 0 and a member
@@ -65,14 +64,8 @@ struct DecayingCountHeap {
         /// The smaller key, then the smaller sequence of their members.
         @inlinable @inline(__always)
         func precedes(_ other: Node, _ members: UncheckedArray<Member>) -> Bool {
-            order < other.order || (order == other.order && members[Int(id)].sequence < members[Int(other.id)].sequence)
+            key < other.key || (key == other.key && members[Int(id)].sequence < members[Int(other.id)].sequence)
         }
-
-        /// The key's bits as an integer, which orders as the key does: a key is the log2 of a count of at least 1 (+0 or
-        /// more) plus the time since `base` in half-lives (+0 or more: a score from before the base moves it, `rebase`).
-        /// An integer comparison and selection take a cycle each, a double's three or four, and the heap's walks are
-        /// chains of them.
-        @inlinable @inline(__always) var order: Int64 { key.nonNegativeOrderBits }
     }
 
     /// A candidate's stored score (count and since; the half-life is the heap's) and where its node is (-1: none).
@@ -247,7 +240,6 @@ struct DecayingCountHeap {
             halfLife = score.halfLifeMicros
             base = score.since
         }
-        if score.since < base { rebase(to: score.since) }
         let i = Int(id)
         if members[i].position != -1 { settle() }   // an update: every node in its place first
         if members[i].position <= -2 { remove(id) }   // a new score is not 0 (its count is at least 1 at its since)
@@ -256,26 +248,7 @@ struct DecayingCountHeap {
         members[i].sequence = sequence
         assert(log2Count.isNaN || log2Count == log2(score.count), "DecayingCountHeap: a log2 that is not the count's")
         let node = Node(key: key(log2Count: log2Count.isNaN ? log2(score.count) : log2Count, since: score.since), id: id)
-        assert(node.key.sign == .plus && !node.key.isNaN, "DecayingCountHeap: a key below +0")
         FourAryHeap.place(node, at: Int(members[i].position), rootVacated: &rootVacated, in: &nodes, members: &members)
-        _checkInvariants()
-    }
-
-    /// Moves `base` back to `since`, a score's from before it (which a replay never gives: its departures come in the
-    /// order of their opens), so that every key stays +0 or more (`Node.order`): every key recomputed from its
-    /// member, then the heap rebuilt, each parent sinking into its subtrees from the last one up (O(n)).
-    @usableFromInline @inline(never) mutating func rebase(to since: Int) {
-        settle()
-        base = since
-        for k in nodes.indices {
-            let m = members[Int(nodes[k].id)]
-            nodes[k].key = key(count: m.count, since: m.since)
-        }
-        if nodes.count > 1 {
-            for k in stride(from: FourAryHeap.parent(of: nodes.count - 1), through: 0, by: -1) {
-                FourAryHeap.siftDown(k, in: &nodes, members: &members, zero: false)
-            }
-        }
         _checkInvariants()
     }
 
@@ -321,7 +294,6 @@ struct DecayingCountHeap {
                 let m = members[Int(heap[k].id)]
                 precondition(Int(m.position) == (zero ? -2 - k : k), "DecayingCountHeap: node \(k)'s member has position \(m.position)")
                 precondition(heap[k].key == (zero ? 0 : key(count: m.count, since: m.since)), "DecayingCountHeap: node \(k)'s key is not its member's")
-                precondition(heap[k].key.sign == .plus && m.since >= base, "DecayingCountHeap: node \(k)'s key is below +0")
                 let parent = k > 0 ? FourAryHeap.parent(of: k) : -1
                 if parent > 0 || (parent == 0 && (zero || !rootVacated)) {
                     precondition(!heap[k].precedes(heap[parent], members), "DecayingCountHeap: node \(k) precedes its parent")

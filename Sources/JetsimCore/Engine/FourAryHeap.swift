@@ -15,24 +15,10 @@ protocol FourAryHeapNode: BitwiseCopyable {
     func precedes(_ other: Self, _ members: UncheckedArray<Member>) -> Bool
     /// `precedes` is `key < other.key` for every two nodes: no tie-break (`CrossingScoreHeap`'s floors).
     static var keyIsWholeOrder: Bool { get }
-    associatedtype Order: Comparable = Double
-    /// What `siftDown` compares for `key`: the key, or what orders as it does and compares faster (`DecayingCountHeap`'s
-    /// keys, never negative, as integers: `Double.nonNegativeOrderBits`).
-    var order: Order { get }
 }
 
 extension FourAryHeapNode {
     @inlinable static var keyIsWholeOrder: Bool { false }
-}
-
-extension FourAryHeapNode where Order == Double {
-    @inlinable @inline(__always) var order: Double { key }
-}
-
-extension Double {
-    /// The bit pattern as a signed integer: for +0 and positive doubles (not NaN), in their order, since the exponent's
-    /// bits come above the significand's. An integer comparison and selection take a cycle each, a double's three or four.
-    @inlinable @inline(__always) var nonNegativeOrderBits: Int64 { Int64(bitPattern: bitPattern) }
 }
 
 /// The walks of the cache replay's index heaps (`DecayingCountHeap`'s two, `FixedScoreHeap`'s), written once: four-ary
@@ -136,24 +122,6 @@ enum FourAryHeap {
         members[Int(node.id)].position = position(p, zero: zero)
     }
 
-    /// The first in `heap`'s order of the four nodes at `family` (nodes `first` to `first + 3`), whose `order`s are `k0` to
-    /// `k3`: two pairs, then their winners (three comparisons, the pairs independent of each other),
-    /// by keys alone but where two are equal: selections without branches, where a tie-break's branch on data that is half
-    /// the time one way and half the other cost `lfu` a mispredicted branch per comparison. (The family through one
-    /// pointer: indexes each scaled apart cost six instructions a level.)
-    @inlinable @inline(__always)
-    static func smallestOfFamily<N: FourAryHeapNode, K: Comparable>(_ family: UnsafePointer<N>, at first: Int, _ k0: K, _ k1: K,
-                                                                    _ k2: K, _ k3: K, _ members: UncheckedArray<N.Member>) -> Int {
-        var a = k1 < k0 ? first &+ 1 : first
-        if !N.keyIsWholeOrder && k1 == k0 && family[1].precedes(family[0], members) { a = first &+ 1 }
-        var b = k3 < k2 ? first &+ 3 : first &+ 2
-        if !N.keyIsWholeOrder && k3 == k2 && family[3].precedes(family[2], members) { b = first &+ 3 }
-        let ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2   // (equal when tied: either is the key)
-        var child = kb < ka ? b : a
-        if !N.keyIsWholeOrder && kb == ka && family[b &- first].precedes(family[a &- first], members) { child = b }
-        return child
-    }
-
     /// Moves node `start` of `heap` down to its place, keeping the members' positions.
     @inlinable
     static func siftDown<N: FourAryHeapNode>(_ start: Int, in heap: inout UncheckedArray<N>, members: inout UncheckedArray<N.Member>, zero: Bool) {
@@ -165,8 +133,19 @@ enum FourAryHeap {
             guard first < n else { break }
             var child = first, best = heap[first]
             if first &+ 3 < n {   // a full family (n is a count: no overflow)
+                // Two pairs, then their winners (three comparisons, the pairs independent of each other), by keys alone
+                // but where two are equal: selections without branches, where a tie-break's branch on data that is half
+                // the time one way and half the other cost `lfu` a mispredicted branch per comparison.
+                // (The family through one pointer: indexes each scaled apart cost six instructions a level.)
                 let family = UnsafePointer(heap.base + first)
-                child = smallestOfFamily(family, at: first, family[0].order, family[1].order, family[2].order, family[3].order, members)
+                let k0 = family[0].key, k1 = family[1].key, k2 = family[2].key, k3 = family[3].key
+                var a = k1 < k0 ? first &+ 1 : first
+                if !N.keyIsWholeOrder && k1 == k0 && family[1].precedes(family[0], members) { a = first &+ 1 }
+                var b = k3 < k2 ? first &+ 3 : first &+ 2
+                if !N.keyIsWholeOrder && k3 == k2 && family[3].precedes(family[2], members) { b = first &+ 3 }
+                let ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2   // (equal when tied: either is the key)
+                child = kb < ka ? b : a
+                if !N.keyIsWholeOrder && kb == ka && heap[b].precedes(heap[a], members) { child = b }
                 best = heap[child]
             } else {
                 for c in (first + 1)..<n where heap[c].precedes(best, members) { (child, best) = (c, heap[c]) }
