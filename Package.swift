@@ -33,14 +33,16 @@ let profileNaming = ["-Xllvm", "-static-func-full-module-prefix=false"]
 // heap's choice of a child became a branch that mispredicted 0.7 times a request of `lfu`'s at 0.1 % of the 10 M-request
 // binary, where the select it replaced costs a cycle). Both sides of the profile must agree on it.
 let profileSelects = ["-Xllvm", "-pgo-instr-select=false"]
+// What the instrumented build and the build that uses its profile must agree on.
+let profileAgreement = profileNaming + profileSelects
 let profileFlags: [String] =
     switch environment["JETSIM_PROFILE"] {
     // Counts written where LLVM_PROFILE_FILE says; every counter updated atomically, so that code run on several threads
     // at once (a grid's cells on `--jobs` threads) loses no counts and a training set gives the same profile each time.
-    case "generate": ["-Xfrontend", "-ir-profile-generate", "-Xllvm", "-instrprof-atomic-counter-update-all"] + profileNaming + profileSelects
+    case "generate": ["-Xfrontend", "-ir-profile-generate", "-Xllvm", "-instrprof-atomic-counter-update-all"] + profileAgreement
     case "off": []
     default: toolchainReadsProfile && environment["JETSIM_FUZZ"] == nil && FileManager.default.fileExists(atPath: profile)
-        ? ["-Xfrontend", "-ir-profile-use=\(profile)"] + profileNaming + profileSelects : []
+        ? ["-Xfrontend", "-ir-profile-use=\(profile)"] + profileAgreement : []
     }
 let profileGuided: [SwiftSetting] = profileFlags.isEmpty ? [] : [.unsafeFlags(profileFlags, .when(configuration: .release))]
 
