@@ -62,6 +62,14 @@ import Testing
             if random.below(4) == 0, let victim = first {   // an eviction, as the cache replay takes it (the root inline)
                 heap.removeFirst(victim)
                 members[victim] = nil
+                // Then, as a miss that evicts several in a row (`lfu`'s replay): the query and its removal in one.
+                while random.below(2) == 0 {
+                    let expected = Self.scan(members, at: now)
+                    let popped = heap.popFirst(at: now)
+                    #expect(popped == (expected ?? -1), "step \(step)")
+                    guard let expected, popped == expected else { break }
+                    members[expected] = nil
+                }
             }
         }
         #expect(weighed > 0, "no query needed more than the root: the ties did not reach the heap's weighing")

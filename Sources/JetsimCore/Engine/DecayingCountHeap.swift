@@ -14,17 +14,21 @@ import Darwin
 /// (`Benchmarks/instructions-per-request.sh`; 553 with 16-byte nodes and the replay's other savings of that round).
 ///
 /// Why a heap suffices. Two decaying counts keep their order for ever in exact arithmetic (their ratio is constant), so
-/// `key = log2(count) + (since − base)/halfLife` orders them at every time: the larger key, the larger score. The index of
-/// scores that cross (`cost`'s, `CrossingScoreIndex`) keys its heap by floors that hold only for a window of time, or
-/// certifies each duel of a kinetic tournament: these need neither.
+/// `log2(count) + (since − base)/halfLife` orders them at every time: the larger, the larger score. The heap's key is that
+/// times the half-life, `log2(count) · halfLife + (since − base)`, in microseconds: the same order, with no division at an
+/// insertion or a query (their `divsd` held up the walks: about 7 % of `lfu`'s replay). The index of scores that cross
+/// (`cost`'s, `CrossingScoreIndex`) keys its heap by floors that hold only for a window of time, or certifies each duel of
+/// a kinetic tournament: these need neither.
 ///
 /// Exactness. The scan compares doubles, which round. An entry's double at a time is within 10^-12 (relative) of its true
 /// score while that score is at least 2^-960 (then exp2 and every intermediate are normal: counts are below 2^50, so the
-/// exponent is below 1 010), and keys are within `(|key| + 256) · 2^-50` of theirs. So an entry whose key exceeds the
-/// root's by more than `tolerance` (2^-30 and 2^-40 of the key's size: a thousand times those errors) has a strictly
-/// larger double than the root's whenever both scores are at least 2^-960, and whenever the root's is not (then the
-/// root's double is below 2^-959, the other's above 2^-901, as its key exceeds the underflow limit, `now`'s key less
-/// 900). `first(at:)` therefore weighs, by the scan's comparison (the doubles at `time`, then the sequence), only the root
+/// exponent is below 1 010), and keys are within `(|key| + 256 · halfLife) · 2^-50` of theirs (log2's error, at most
+/// 2^-52 of a log2 below 50, times the half-life, the product's, the conversion's and the sum's roundings, 2^-53 each of
+/// what they round). So an entry whose key exceeds the root's by more than `tolerance` (2^-30 of a half-life and 2^-40 of
+/// the key's size and of 256 half-lives: a thousand times those errors; its true score then exceeds the root's by a
+/// factor of at least 1 + 2^-31) has a strictly larger double than the root's whenever both scores are at least 2^-960,
+/// and whenever the root's is not (then the root's double is below 2^-959, the other's above 2^-901, as its key exceeds
+/// the underflow limit, `now`'s key less 900 half-lives). `first(at:)` therefore weighs, by the scan's comparison (the doubles at `time`, then the sequence), only the root
 /// and the entries whose keys are within `tolerance` of it or below the underflow limit; every other entry loses to the
 /// root. Usually none is: the query compares the root's key with its children's and returns. An entry with the root's
 /// key, count and since has the root's double and a later sequence (the heap orders equal keys by sequence), so it
@@ -155,15 +159,55 @@ struct DecayingCountHeap {
         #endif
         settle()
         guard nodes.count > 0 else { return zeros.count > 0 ? zeros[0].id : nil }
-        let root = nodes[0]
-        let underflow = Double(time - base) / halfLife - Self.underflowHalfLives
-        let limit = max(root.key + Self.tolerance(root.key), underflow)
-        let n = nodes.count
-        if root.key > underflow && (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit)
-            && (n < 4 || nodes[3].key > limit) && (n < 5 || nodes[4].key > limit) {
-            return zeros.count > 0 ? zeros[0].id : root.id   // a 0 dies before any other score
+        let (underflow, limit) = bounds(at: time)
+        if rootDiesFirst(underflow: underflow, limit: limit) {
+            return zeros.count > 0 ? zeros[0].id : nodes[0].id   // a 0 dies before any other score
         }
-        return weigh(atMost: limit, at: time, rootAboveUnderflow: root.key > underflow)
+        return weigh(atMost: limit, at: time, rootAboveUnderflow: nodes[0].key > underflow)
+    }
+
+    /// `first(at:)`'s candidate taken out of the heap (`removeFirst`), or -1 when there is none: inline where the root
+    /// dies first and no score has reached 0, the rest by a call. For a replay whose only index this is (`lfu`'s), at
+    /// each of the evictions a miss makes in a row.
+    @inlinable @inline(__always) mutating func popFirst(at time: Int) -> Int32 {
+        settle()
+        if nodes.count > 0 && zeros.count == 0 {
+            let (underflow, limit) = bounds(at: time)
+            if rootDiesFirst(underflow: underflow, limit: limit) {
+                #if DEBUG
+                precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
+                lastQuery = time
+                #endif
+                let id = nodes[0].id
+                members[Int(id)].position = -1
+                FourAryHeap.take(at: 0, rootVacated: &rootVacated, from: &nodes, members: &members)
+                _checkInvariants()
+                return id
+            }
+        }
+        return popFirstByCall(at: time)
+    }
+
+    /// `popFirst(at:)` in every case.
+    @inlinable @inline(never) mutating func popFirstByCall(at time: Int) -> Int32 {
+        guard let id = first(at: time) else { return -1 }
+        removeFirst(id)
+        return id
+    }
+
+    /// The query's bounds at `time`: the underflow limit, and the key below which an entry may die before the root
+    /// (`tolerance` above it, or the underflow limit). The heap is settled and not empty.
+    @inlinable @inline(__always) func bounds(at time: Int) -> (underflow: Double, limit: Double) {
+        let underflow = Double(time - base) - Self.underflowHalfLives * halfLife
+        return (underflow, max(nodes[0].key + tolerance(nodes[0].key), underflow))
+    }
+
+    /// Whether the root dies first among the heap's nodes by its key alone: above the underflow limit, and each child's
+    /// key above `limit` (the heap is settled and not empty; `bounds(at:)`).
+    @inlinable @inline(__always) func rootDiesFirst(underflow: Double, limit: Double) -> Bool {
+        let n = nodes.count
+        return nodes[0].key > underflow && (n < 2 || nodes[1].key > limit) && (n < 3 || nodes[2].key > limit)
+            && (n < 4 || nodes[3].key > limit) && (n < 5 || nodes[4].key > limit)
     }
 
     /// `first(at:)` when entries other than the root may die first: the scan's comparison over every entry whose key is
@@ -222,13 +266,13 @@ struct DecayingCountHeap {
     }
 
     /// How far above the root's key another key must lie for its double to be larger (see the type's comment).
-    @inlinable static func tolerance(_ key: Double) -> Double { 0x1p-30 + (abs(key) + 256) * 0x1p-40 }
+    @inlinable func tolerance(_ key: Double) -> Double { halfLife * 0x1p-30 + (abs(key) + 256 * halfLife) * 0x1p-40 }
 
     /// The ordering key of a count at `since`.
     @inlinable func key(count: Double, since: Int) -> Double { key(log2Count: log2(count), since: since) }
 
     /// The ordering key of a count whose log2 is `log2Count`, at `since`.
-    @inlinable func key(log2Count: Double, since: Int) -> Double { log2Count + Double(since - base) / halfLife }
+    @inlinable func key(log2Count: Double, since: Int) -> Double { log2Count * halfLife + Double(since - base) }
 
     /// Gives `id` its score (`accepts(score)`) and tie-break: an update for a member, an insertion otherwise. `log2Count`:
     /// log2(score.count) as libm computes it, when the caller has it (`DecayedCountStage` computes it on the reader's
