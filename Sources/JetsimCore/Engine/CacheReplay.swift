@@ -626,7 +626,7 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     /// The first of the replay's one index as stored, or nil when it has none, more than one, or an empty one.
     @inlinable @inline(__always) mutating func firstOfTheOnlyIndex(at time: Int) -> Int32? {
         switch (scoring, counts != nil, fixed != nil) {
-        case (false, true, false):   // (inline for the policy whose scores are all plain counts, `lfu`: each eviction asks)
+        case (false, true, false):   // (inline for `lfu`, whose scores are all plain counts, where `makeRoom`'s own loop is not taken)
             return _policy.decayingScoreIsItsCount ? counts?.first(at: time) : counts?.firstByCall(at: time)
         case (true, false, false): return scored.first(at: time)
         case (false, false, true): return fixed?.first()

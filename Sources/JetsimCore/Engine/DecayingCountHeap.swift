@@ -28,11 +28,11 @@ import Darwin
 /// the key's size and of 256 half-lives: a thousand times those errors; its true score then exceeds the root's by a
 /// factor of at least 1 + 2^-31) has a strictly larger double than the root's whenever both scores are at least 2^-960,
 /// and whenever the root's is not (then the root's double is below 2^-959, the other's above 2^-901, as its key exceeds
-/// the underflow limit, `now`'s key less 900 half-lives). `first(at:)` therefore weighs, by the scan's comparison (the doubles at `time`, then the sequence), only the root
-/// and the entries whose keys are within `tolerance` of it or below the underflow limit; every other entry loses to the
-/// root. Usually none is: the query compares the root's key with its children's and returns. An entry with the root's
-/// key, count and since has the root's double and a later sequence (the heap orders equal keys by sequence), so it
-/// loses without being evaluated; its subtree is still searched. When the entries within `tolerance` are all such twins
+/// the underflow limit, `now`'s key less 900 half-lives). `first(at:)` therefore weighs, by the scan's comparison (the
+/// doubles at `time`, then the sequence), only the root and the entries whose keys are within `tolerance` of it or below
+/// the underflow limit; every other entry loses to the root. Usually none is: the query compares the root's key with its
+/// children's and returns. An entry with the root's key, count and since has the root's double and a later sequence (the
+/// heap orders equal keys by sequence), so it loses without being evaluated; its subtree is still searched. When the entries within `tolerance` are all such twins
 /// of the root (objects first requested at one timestamp), the query returns the root without evaluating any double.
 ///
 /// Underflow. A double that has reached 0 stays 0 (time only moves forward, and exp2 is monotone), and 0 is the smallest
@@ -150,8 +150,9 @@ struct DecayingCountHeap {
     @inlinable @inline(never) mutating func firstByCall(at time: Int) -> Int32? { first(at: time) }
 
     /// The candidate that dies first at `time` (the scan's victim among the stored scores), or nil when there is none.
-    /// `time` is at least that of the query before. Inline: `lfu`'s replay asks it at every eviction, whose call and frame
-    /// cost 12 of its 527 instructions a request at 0.1 % of the CI gate's trace (others call `firstByCall`).
+    /// `time` is at least that of the query before. Inline: `lfu`'s replay asked it at every eviction, whose call and frame
+    /// cost 12 of its 527 instructions a request at 0.1 % of the CI gate's trace (others call `firstByCall`); its evictions
+    /// now take `popFirst`, which shares its checks, but past the stale horizon or once another index is made.
     @inlinable @inline(__always) mutating func first(at time: Int) -> Int32? {
         #if DEBUG
         precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
