@@ -154,10 +154,7 @@ struct DecayingCountHeap {
     /// cost 12 of its 527 instructions a request at 0.1 % of the CI gate's trace (others call `firstByCall`); its evictions
     /// now take `popFirst`, which shares its checks, but past the stale horizon or once another index is made.
     @inlinable @inline(__always) mutating func first(at time: Int) -> Int32? {
-        #if DEBUG
-        precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
-        lastQuery = time
-        #endif
+        _noteQuery(at: time)
         settle()
         guard nodes.count > 0 else { return zeros.count > 0 ? zeros[0].id : nil }
         let (underflow, limit) = bounds(at: time)
@@ -171,22 +168,25 @@ struct DecayingCountHeap {
     /// dies first and no score has reached 0, the rest by a call. For a replay whose only index this is (`lfu`'s), at
     /// each of the evictions a miss makes in a row.
     @inlinable @inline(__always) mutating func popFirst(at time: Int) -> Int32 {
+        _noteQuery(at: time)
         settle()
         if nodes.count > 0 && zeros.count == 0 {
             let (underflow, limit) = bounds(at: time)
             if rootDiesFirst(underflow: underflow, limit: limit) {
-                #if DEBUG
-                precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
-                lastQuery = time
-                #endif
                 let id = nodes[0].id
-                members[Int(id)].position = -1
-                FourAryHeap.take(at: 0, rootVacated: &rootVacated, from: &nodes, members: &members)
-                _checkInvariants()
+                removeFirst(id)   // (the settled root: its inline case)
                 return id
             }
         }
         return popFirstByCall(at: time)
+    }
+
+    /// Debug builds: queries come at non-decreasing times (the type's invariants hold only so).
+    @inlinable @inline(__always) mutating func _noteQuery(at time: Int) {
+        #if DEBUG
+        precondition(time >= lastQuery, "DecayingCountHeap: queries go back in time")
+        lastQuery = time
+        #endif
     }
 
     /// `popFirst(at:)` in every case.
