@@ -32,8 +32,9 @@ import Darwin
 /// doubles at `time`, then the sequence), only the root and the entries whose keys are within `tolerance` of it or below
 /// the underflow limit; every other entry loses to the root. Usually none is: the query compares the root's key with its
 /// children's and returns. An entry with the root's key, count and since has the root's double and a later sequence (the
-/// heap orders equal keys by sequence), so it loses without being evaluated; its subtree is still searched. When the entries within `tolerance` are all such twins
-/// of the root (objects first requested at one timestamp), the query returns the root without evaluating any double.
+/// heap orders equal keys by sequence), so it loses without being evaluated; its subtree is still searched. When the
+/// entries within `tolerance` are all such twins of the root (objects first requested at one timestamp), the query
+/// returns the root without evaluating any double.
 ///
 /// Underflow. A double that has reached 0 stays 0 (time only moves forward, and exp2 is monotone), and 0 is the smallest
 /// score: every such entry dies before any other, by sequence among themselves. A query past the underflow limit weighs
