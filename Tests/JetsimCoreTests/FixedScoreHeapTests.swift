@@ -90,6 +90,50 @@ import Testing
         #expect(filled > ids / 4, "the missed object filled the evicted one's place \(filled) times")
     }
 
+    /// `popFirst`, as `largest`'s replay evicts: runs of victims taken out one call each, every one the scan's, the root's
+    /// place left to the next insertion; a popped key that was stale goes back in with a later sequence (as `leave` left
+    /// it after a hit) and the next pop weighs it again. Small heaps (the debug invariant check runs) and a large one.
+    @Test(arguments: [40, 3000])
+    func poppedVictimsAreTheScans(ids: Int) {
+        var random = SplitMix64(seed: UInt64(ids) &+ 7)
+        var heap = FixedScoreHeap()
+        heap.grow(to: ids)
+        var members: [Int32: (score: Double, sequence: UInt64)] = [:]
+        var sequence: UInt64 = 0, popped = 0, reinserted = 0
+        let scores = [0.5, 1, 1.0 / 3, 2, 1 + 0x1p-52, 1 - 0x1p-53]
+        func scan() -> Int32? {
+            members.min { a, b in a.value.score != b.value.score ? a.value.score < b.value.score : a.value.sequence < b.value.sequence }?.key
+        }
+        func set(_ id: Int32, _ score: Double) {
+            sequence += 1
+            heap.set(id, score: score, sequence: sequence)
+            members[id] = (score, sequence)
+        }
+        for step in 0..<4_000 {
+            let id = Int32(random.below(UInt64(ids)))
+            if members[id] == nil {
+                set(id, random.below(2) == 0 ? scores[Int(random.below(UInt64(scores.count)))] : Double(random.below(1000)))
+            }
+            for _ in 0..<random.below(4) {   // a miss's run of evictions
+                let expected = scan()
+                let key = heap.popFirst()
+                #expect(key?.id == expected, "step \(step)")
+                guard let key, key.id == expected else { return }
+                #expect(key.score == members[key.id]!.score && key.sequence == members[key.id]!.sequence)
+                #expect(heap.rootVacated && !heap.contains(key.id))
+                members[key.id] = nil
+                popped += 1
+                if random.below(3) == 0 {   // stale: back in with its score and a later sequence
+                    set(key.id, key.score)
+                    reinserted += 1
+                }
+            }
+            #expect(heap.count == members.count, "step \(step)")
+        }
+        #expect(heap.popFirst() == nil || !members.isEmpty)
+        #expect(popped > 1000 && reinserted > 300, "\(popped) popped, \(reinserted) back in")
+    }
+
     @Test func aCopyGoesOnIndependently() {
         var a = FixedScoreHeap()
         a.grow(to: 4)

@@ -550,6 +550,23 @@ public struct CacheReplay<Policy: EvictionPolicy> {
                     evicted(Int(first))
                 }
             }
+            constantsAlone: if !scoring && counts == nil && time < staleHorizon {   // (`lfu`, `cost`: never)
+                // `largest`'s replays: the heap of constant scores' first, taken out in the same call, is the victim unless
+                // its key is stale (a hit kept it with an earlier sequence: `leave`); a stale one goes back in with its
+                // current sequence and the heap is asked again, as `firstScored` would (each eviction of a miss's run asked
+                // the three indexes' optionals, the victim's position and `settle` again).
+                while true {
+                    if !lacksRoom(for: size) { return true }
+                    guard let key = fixed?.popFirst() else { break constantsAlone }   // (no heap yet, or an empty one)
+                    let first = key.id
+                    if objects[Int(first)].staleScore {
+                        refreshFixedKey(first, score: key.score)
+                        continue
+                    }
+                    _checkScoredVictim(first, at: time, takenOut: true)
+                    evicted(Int(first))
+                }
+            }
             while lacksRoom(for: size) {
                 guard let first = firstScored(at: time) else { return false }
                 _checkScoredVictim(first, at: time)
@@ -787,15 +804,19 @@ public struct CacheReplay<Policy: EvictionPolicy> {
     @inlinable mutating func rescore(_ object: Int32, at time: Int) {
         let o = Int(object)
         objects[o].staleScore = false
-        if let stored = fixed?.storedKey(of: object) {
-            let sequence = objects[o].lastUseSequence
-            fixed?.set(object, score: stored.score, sequence: sequence)
-            return
-        }
+        if let stored = fixed?.storedKey(of: object) { return refreshFixedKey(object, score: stored.score) }
         guard let score = _policy.decayingScore(candidate(o)), !score.isConstant else {
             preconditionFailure("CacheReplay: a scored object lost its decaying score")
         }
         place(object, score: score, sequence: objects[o].lastUseSequence, at: time)
+    }
+
+    /// Gives `object`, stale in `fixed` or just taken out of it, its key again with its current sequence: `score` is its
+    /// stored one (`leave` keeps a key only while the score is the same).
+    @inlinable @inline(__always) mutating func refreshFixedKey(_ object: Int32, score: Double) {
+        objects[Int(object)].staleScore = false
+        let sequence = objects[Int(object)].lastUseSequence
+        fixed?.set(object, score: score, sequence: sequence)
     }
 
     /// Rescores every stale member (their horizon has come).

@@ -85,6 +85,19 @@ struct FixedScoreHeap {
         return nodes[0]
     }
 
+    /// `first()`'s key taken out, or nil when there is none: an eviction's query and removal in one call, the root's place
+    /// left to the next insertion (`rootVacated`). For a replay whose only index this is (`largest`'s), at each of the
+    /// evictions a miss makes in a row; the key comes back so that a stale one can go in again with its new sequence.
+    @inlinable @inline(__always) mutating func popFirst() -> Key? {
+        settle()
+        guard nodes.count > 0 else { return nil }
+        let key = nodes[0]
+        members[Int(key.id)].position = -1
+        rootVacated = true
+        _checkInvariants()
+        return key
+    }
+
     /// Member `id`'s stored key, or nil when it is not a member (or not an id the heap has room for).
     @inlinable func storedKey(of id: Int32) -> Key? { node(of: id).map { nodes[$0] } }
 
