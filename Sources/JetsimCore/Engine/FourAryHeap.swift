@@ -147,10 +147,21 @@ enum FourAryHeap {
                 child = kb < ka ? b : a
                 if !N.keyIsWholeOrder && kb == ka && heap[b].precedes(heap[a], members) { child = b }
                 best = heap[child]
+                // The walk's end decided by the family's least key, in a register, rather than by `best`'s, loaded
+                // through the child chosen: the branch that ends the walk, mispredicted once a walk, resolves without
+                // waiting on that load. (`kb < ka ? kb : ka` is `best.key`: the same selections.) With a tie-break, equal
+                // keys (or a NaN) ask `precedes`.
+                let least = kb < ka ? kb : ka
+                if N.keyIsWholeOrder {
+                    guard least < node.key else { break }
+                } else {
+                    if least > node.key { break }
+                    if !(least < node.key) && !best.precedes(node, members) { break }
+                }
             } else {
                 for c in (first + 1)..<n where heap[c].precedes(best, members) { (child, best) = (c, heap[c]) }
+                guard best.precedes(node, members) else { break }
             }
-            guard best.precedes(node, members) else { break }
             heap[p] = best
             members[Int(best.id)].position = position(p, zero: zero)
             p = child
