@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    /// `largest` ranks by a constant score, 1 / (footprint + 1), in the replay's heap of constant scores: the same victims as its scan,
+    /// `largest` ranks by a constant score, −footprint, in the replay's heap of constant scores: the same victims as its scan,
     /// with equal sizes (ties to the least recently used), small ones, and sizes near the input limit of 2^50 bytes.
     @Test func largestEvictsAsTheScanDid() {
         for (seed, equalSizes) in [(1, false), (2, true), (3, false)] {
@@ -200,7 +200,7 @@ import Testing
         #expect(mostStale(rising, ScanOnly(rising), reqs, times: times, capacity: 40_000, "×1.25 an open, \(clock)") > 0)
     }
 
-    /// A hit of `largest` (whose score, 1 / (footprint + 1), never changes) keeps its stored key, with the earlier
+    /// A hit of `largest` (whose score, −footprint, never changes) keeps its stored key, with the earlier
     /// sequence, until it wins its heap; it is refreshed then, so among equal sizes the victim is still the
     /// least recently used, the scan's.
     @Test func aLargestHitKeepsItsKeyUntilItWinsAndTheVictimsStayTheScans() {
@@ -244,16 +244,17 @@ import Testing
         #expect(mostStale(barely, ScanOnly(barely), reqs, times: times, capacity: 40_000, "2^30 + launches, \(clock)") == 0)
     }
 
-    /// 1 / (size + 1) is strictly decreasing in the size over the whole input range (0…2^50), adjacent sizes included.
+    /// The score (−footprint) is strictly decreasing in the size over the whole input range (0…2^50) and beyond it to 2^53,
+    /// adjacent sizes included.
     @Test func largestsScoreOrdersAsTheFootprint() {
         var random = SplitMix64(seed: 9)
         let score = { (f: Int) in LargestPolicy().decayingScore(KillCandidate(app: 0, footprintBytes: f))!.value(at: 0) }
         for _ in 0..<20_000 {
-            let a = Int(random.below(1 << 50))
-            let b = random.below(2) == 0 ? a + 1 : Int(random.below(1 << 50) + 1)
+            let a = Int(random.below((1 << 53) - 1))
+            let b = random.below(2) == 0 ? a + 1 : Int(random.below((1 << 53) - 1))
             #expect((score(a) > score(b)) == (a < b) && (score(a) == score(b)) == (a == b), "\(a) against \(b)")
         }
-        #expect(score((1 << 50) - 1) > score(1 << 50))
+        #expect(score((1 << 53) - 2) > score((1 << 53) - 1) && score(0) > score(1))
     }
 
     /// The score the indexes evaluate is the policy's own double, bit for bit, for any candidate at any time.

@@ -1,4 +1,4 @@
-/// Kill candidates whose decaying score never changes again (`DecayingScore.isConstant`: `largest`'s 1 / (footprint + 1),
+/// Kill candidates whose decaying score never changes again (`DecayingScore.isConstant`: `largest`'s −footprint,
 /// a score whose count is 0), smallest score first, ties to the smallest sequence (`lastUseSequence`): the scan's
 /// comparison of the same doubles, so exactly its victim. A four-ary heap of keys: O(log n) per insertion, update or
 /// removal, O(1) per query.

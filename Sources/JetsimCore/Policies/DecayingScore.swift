@@ -9,7 +9,7 @@ import Darwin
 /// app's decayed use count as of its last use at `since` (`DecayedFrequency`), `offset` 0 (`lfu`) or 1 (`cost`: a
 /// never-used app still costs its launch), `numerator` / `divisor` a per-candidate weight (`cost`: relaunch
 /// milliseconds over footprint^alpha; `lfu`: 1 / 1). `largest` uses it as a score that never decays (count 0, offset 1,
-/// weight 1 / (footprint + 1)).
+/// weight −footprint / 1).
 ///
 /// `value(at:)` is the policy's own arithmetic, operation for operation in the same order (the scan in
 /// `selectVictim` computes exactly these doubles), so an index that evaluates it picks exactly the scan's victim.

@@ -30,7 +30,7 @@ public protocol EvictionPolicy: Sendable {
     var ranksBandByEntry: Bool { get }
 
     /// For a policy that kills the candidate of smallest decaying score first, ties to the smallest
-    /// `lastUseSequence` (`lfu`, `cost`, and `largest`'s constant 1 / (footprint + 1)): the candidate's score as a
+    /// `lastUseSequence` (`lfu`, `cost`, and `largest`'s constant −footprint): the candidate's score as a
     /// function of time. `selectVictim` must pick exactly that candidate, comparing `value(at: context.now)` as doubles
     /// (or an order proved identical: `largest` compares footprints); the score may change only when the
     /// policy is told of an open of that app (`didOpen`) or the candidate's footprint or relaunch cost changes. An open

@@ -12,14 +12,15 @@ public struct LargestPolicy: EvictionPolicy {
     }
 
     /// The scan's order as a score that never decays, so the cache replay (where an object's footprint is fixed) keeps
-    /// its candidates in a `FixedScoreHeap` instead of scanning them all at every eviction: 1 / (footprint + 1),
-    /// smallest first, ties to the least recently used — the scan's tie-break. The score is strictly decreasing in the
-    /// footprint, so it orders exactly as the scan's integers: for whole numbers 0 ≤ a < b, 1/(a+1) and 1/(b+1) are at
-    /// least 1/((a+1)(a+2)) apart, more than one unit in the last place of 1/(a+1) (≤ 2^-52/(a+1)) while a + 2 ≤ 2^52;
-    /// footprints are at most 2^50 (`DecimalParser.maxBytes`). The full engine scans (footprints change there).
+    /// its candidates in a `FixedScoreHeap` instead of scanning them all at every eviction: −footprint, smallest first,
+    /// ties to the least recently used — the scan's tie-break. The footprint is a whole number below 2^53 (at most 2^50:
+    /// `DecimalParser.maxBytes`), so its double and its negation are exact and order exactly as the scan's integers,
+    /// ties included; `value(at:)`'s arithmetic is (0 + 1) · (−footprint) / 1, which is that double (and which the
+    /// replay, seeing the constants, computes without a division: 1 / (footprint + 1), this score before, cost one at
+    /// every departure). The full engine scans (footprints change there).
     @inlinable public func decayingScore(_ c: KillCandidate) -> DecayingScore? {
-        assert(c.footprintBytes >= 0 && c.footprintBytes < 1 << 52, "largest: footprint \(c.footprintBytes) beyond the exact range")
+        assert(c.footprintBytes >= 0 && c.footprintBytes < 1 << 53, "largest: footprint \(c.footprintBytes) beyond the exact range")
         // The half-life is moot for a count of 0; the longest keeps an index's model from ever moving its time origin.
-        return DecayingScore(count: 0, since: 0, halfLifeMicros: .greatestFiniteMagnitude, offset: 1, numerator: 1, divisor: Double(c.footprintBytes) + 1)
+        return DecayingScore(count: 0, since: 0, halfLifeMicros: .greatestFiniteMagnitude, offset: 1, numerator: -Double(c.footprintBytes), divisor: 1)
     }
 }
