@@ -16,11 +16,12 @@ import Synchronization
 /// reader's (`ReadAhead`) that makes three busy threads, and on two cores the scheduler otherwise took the engine's core
 /// a third of the time to write rows that could wait in the ring. Niced, the writer fills the cores' idle moments, and
 /// when the ring is full the engine waits for it as before (so it cannot starve). `run` with the default minute samples
-/// (a million timeseries.csv rows) took 18 % longer than with hourly ones, 1 % with the writer niced, in the same
-/// alternating rounds on the 2-core VM (`Benchmarks/run-whole-process.sh`). A thread of its own rather than a dispatch
+/// (a million timeseries.csv rows) took 12–28 % longer than with hourly ones, 3–5 % with the writer niced, in the same
+/// alternating rounds on the 2-core VM (`Benchmarks/README.md`, forty-second session). A thread of its own rather than a dispatch
 /// worker's: a thread cannot lower its nice value again without privilege, and a pool's worker outlives the run.
 ///
-/// `finish()` must be called once the run is over (or has failed), before the sink is read (`writing(to:_:)` does).
+/// `finish()` must be called once the run is over (or has failed), before the sink is read (`writing(to:_:)` does): the
+/// writer's thread waits for it.
 ///
 /// Invariant: each of the `depth` batches is the caller's (the one filling, at `filling`), in flight (listed in
 /// `handedOff`, then the writer's until it has emptied it), or empty and listed in `emptied`; `free` counts the listed
@@ -61,7 +62,7 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var finished = false
 
-    /// Records a batch: a hand-off (two semaphore operations and a dispatch) is nothing beside rendering its rows.
+    /// Records a batch: a hand-off (two semaphore operations and a lock) is nothing beside rendering its rows.
     static let batchCount = 4096
     /// Batches the caller may run ahead of the writer by, filling included (about 88 bytes a record: 11 MB at most).
     static let depth = 32
