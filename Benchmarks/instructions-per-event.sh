@@ -7,7 +7,7 @@
 #
 # A second run of the same workload with the default 60 s samples gates what sampling costs (issue 23): the rules'
 # (`Simulator.process`) instructions per event with them, and the report writer's per row it renders (kills.csv and
-# timeseries.csv, counted inside `WriteBehindSink.write` on the writer's thread, so the kernel's part of a
+# timeseries.csv, counted inside `WriteBehindSink.handOff`'s closure on the writer's thread, so the kernel's part of a
 # write is left out).
 #
 #   bash Benchmarks/instructions-per-event.sh           # measure; fails when above a threshold by more than 2 %
@@ -33,8 +33,8 @@ source Benchmarks/Support/instruction-gate.sh
 symbol='SimulatorV7processyyAA10TraceEventVF'
 # `simulate`'s loop (`Stream.visit`, specialised for the run's policy): a batch of events at a time, each to `process`.
 loop_symbol='simulate_8observer.*6StreamL_V5visit'
-# The writer's loop (`WriteBehindSink.write`, on its own thread): it renders each batch of records into report rows.
-writer_symbol='WriteBehindSinkC5write33_.*LLyyF '
+# The closure `WriteBehindSink.handOff` queues: the writer's thread renders a batch of records into report rows there.
+writer_symbol='WriteBehindSinkC7handOff.*yyYbcfU_ '
 
 for tool in valgrind objcopy; do
     command -v $tool >/dev/null || { echo "instructions-per-event: $tool is not installed (apt-get install valgrind binutils)" >&2; exit 1; }
@@ -83,7 +83,7 @@ if [ "$loop_instructions" -eq 0 ]; then
     exit 1
 fi
 if [ "$writer_instructions" -eq 0 ]; then
-    echo "instructions-per-event: nothing counted on the writer; was WriteBehindSink.write renamed? (symbol $writer_symbol)" >&2
+    echo "instructions-per-event: nothing counted on the writer; was WriteBehindSink.handOff renamed? (symbol $writer_symbol)" >&2
     exit 1
 fi
 rows=$(( $(wc -l < "$work/sampled/kills.csv") - 1 + $(wc -l < "$work/sampled/timeseries.csv") - 1 ))

@@ -12,19 +12,10 @@ import Synchronization
 /// Up to `depth` batches wait for the writer: a run's rows come in bursts (minute samples of a day's changes, then
 /// hours with few), and with one batch in flight the engine stalls behind every burst while the writer idles after it.
 ///
-/// The writer's thread is its own, and on Linux it runs at a nice value 10 above the caller's (at most 19): with the
-/// reader's (`ReadAhead`) that makes three busy threads, and on two cores the scheduler otherwise took the engine's core
-/// a third of the time to write rows that could wait in the ring. Niced, the writer fills the cores' idle moments, and
-/// when the ring is full the engine waits for it as before (so it cannot starve). `run` with the default minute samples
-/// (a million timeseries.csv rows) took 12–28 % longer than with hourly ones, 3–5 % with the writer niced, in the same
-/// alternating rounds on the 2-core VM (`Benchmarks/README.md`, forty-second session). A thread of its own rather than a dispatch
-/// worker's: a thread cannot lower its nice value again without privilege, and a pool's worker outlives the run.
+/// `finish()` must be called once the run is over (or has failed), before the sink is read (`writing(to:_:)` does).
 ///
-/// `finish()` must be called once the run is over (or has failed), before the sink is read (`writing(to:_:)` does): the
-/// writer's thread waits for it.
-///
-/// Invariant: each of the `depth` batches is the caller's (the one filling, at `filling`), in flight (listed in
-/// `handedOff`, then the writer's until it has emptied it), or empty and listed in `emptied`; `free` counts the listed
+/// Invariant: each of the `depth` batches is the caller's (the one filling, at `filling`), in flight (handed off, and
+/// the writer's serial queue's until it has emptied it), or empty and listed in `emptied`; `free` counts the listed
 /// ones (`depth - 1` at rest, the value it starts at: libdispatch traps when a semaphore is released below its initial
 /// value). The batches are one block of raw storage, `batchCount` records each (a hand-off passes its count along):
 /// an append is a store and an increment (an array's append also checked its uniqueness and capacity), and the two
@@ -53,16 +44,10 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
     /// Empty batches, the one emptied last on top: refilled while still in cache, and a run whose writer keeps up
     /// touches two or three batches' memory, not all of it.
     private let emptied: Mutex<[Int]>
-    /// Batches handed off, in order, with their counts; a count of -1 ends the writer (`finish()`).
-    private let handedOff = Mutex<[(batch: Int, count: Int)]>([])
-    /// Signalled once a hand-off, and once at the end.
-    private let filled = DispatchSemaphore(value: 0)
+    private let queue = DispatchQueue(label: "jetsim.write-behind")
     private let free = DispatchSemaphore(value: WriteBehindSink.depth - 1)
-    /// Signalled by the writer once it has emptied every batch (`finish()` waits for it).
-    private let done = DispatchSemaphore(value: 0)
-    private var finished = false
 
-    /// Records a batch: a hand-off (two semaphore operations and a lock) is nothing beside rendering its rows.
+    /// Records a batch: a hand-off (two semaphore operations and a dispatch) is nothing beside rendering its rows.
     static let batchCount = 4096
     /// Batches the caller may run ahead of the writer by, filling included (about 88 bytes a record: 11 MB at most).
     static let depth = 32
@@ -73,68 +58,9 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         (records, ringIsMapped) = Self.allocateRing()
         (next, end) = (records, records + Self.batchCount)
         emptied = Mutex(Array((1..<Self.depth).reversed()))
-        startWriter()
     }
 
-    /// Starts the writer's thread, which holds the sink until `finish()` ends it.
-    private func startWriter() {
-        #if canImport(Glibc)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(&thread, nil, { context in
-            let sink = Unmanaged<WriteBehindSink>.fromOpaque(context!).takeRetainedValue()
-            sink.yieldToTheCaller()
-            sink.write()
-            return nil
-        }, context)
-        if started == 0 {
-            pthread_detach(thread)
-            return
-        }
-        Unmanaged<WriteBehindSink>.fromOpaque(context).release()   // no thread: a dispatch worker's, at the caller's priority
-        #endif
-        DispatchQueue(label: "jetsim.write-behind").async { [self] in write() }
-    }
-
-    /// Lowers the calling thread's priority (Linux: nice values are a thread's own) by 10, to at most 19.
-    private func yieldToTheCaller() {
-        #if canImport(Glibc)
-        errno = 0
-        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)   // (−1 is a nice value: errno tells)
-        if errno == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(nice + 10, 19)) }
-        #endif
-    }
-
-    /// The writer: empties the batches handed off, in order, until `finish()`'s end mark. (Never inlined: the instruction
-    /// gate counts the report writer's work inside it, `Benchmarks/instructions-per-event.sh`.)
-    @inline(never) private func write() {
-        while true {
-            filled.wait()
-            let (batch, count) = handedOff.withLock { $0.removeFirst() }
-            if count < 0 { break }
-            let batchRecords = UnsafeMutableBufferPointer(start: start(of: batch), count: count)
-            for i in batchRecords.indices {
-                switch batchRecords[i] {
-                case let .lifecycle(r): sink.record(r)
-                case let .kill(k): sink.record(kill: k)
-                case let .sample(s): sink.record(sample: s)
-                case let .samples(s, count, interval): sink.record(sample: s, repeated: count, every: interval)
-                case .growth: break   // read with the record after it (a growth kept across the loop cost every record a spill)
-                case let .growingSamples(s, count, interval):
-                    guard i > 0, case let .growth(g, fileBacked) = batchRecords[i - 1] else {
-                        preconditionFailure("WriteBehindSink: a growing stretch without its growth")
-                    }
-                    sink.record(growing: GrowingSamples(state: s, fileBackedBytes: fileBacked, growth: g), count: count, every: interval)
-                }
-            }
-            _ = batchRecords.deinitialize()
-            emptied.withLock { $0.append(batch) }
-            free.signal()
-        }
-        done.signal()
-    }
-
-    deinit {   // after `finish()`: the writer holds the sink until it has ended; every batch is empty
+    deinit {   // after `finish()`: each queued hand-off holds the sink until it has run; every batch is empty
         #if canImport(Glibc)
         if ringIsMapped { munmap(records, Self.ringBytes); return }
         #endif
@@ -180,11 +106,29 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         if next == end { handOff() }
     }
 
-    /// Gives the writer the caller's batch, then waits for an empty one to fill.
+    /// Gives the queue the caller's batch, then waits for an empty one to fill.
     private func handOff() {
         let batch = filling, count = next - start(of: filling)
-        handedOff.withLock { $0.append((batch, count)) }
-        filled.signal()
+        queue.async { [self] in
+            let batchRecords = UnsafeMutableBufferPointer(start: start(of: batch), count: count)
+            for i in batchRecords.indices {
+                switch batchRecords[i] {
+                case let .lifecycle(r): sink.record(r)
+                case let .kill(k): sink.record(kill: k)
+                case let .sample(s): sink.record(sample: s)
+                case let .samples(s, count, interval): sink.record(sample: s, repeated: count, every: interval)
+                case .growth: break   // read with the record after it (a growth kept across the loop cost every record a spill)
+                case let .growingSamples(s, count, interval):
+                    guard i > 0, case let .growth(g, fileBacked) = batchRecords[i - 1] else {
+                        preconditionFailure("WriteBehindSink: a growing stretch without its growth")
+                    }
+                    sink.record(growing: GrowingSamples(state: s, fileBackedBytes: fileBacked, growth: g), count: count, every: interval)
+                }
+            }
+            _ = batchRecords.deinitialize()
+            emptied.withLock { $0.append(batch) }
+            free.signal()
+        }
         free.wait()
         guard let empty = emptied.withLock({ $0.popLast() }) else { preconditionFailure("WriteBehindSink: no empty batch after a signal") }
         filling = empty
@@ -199,13 +143,9 @@ public final class WriteBehindSink: SimulationRecordSink, @unchecked Sendable {
         return try body(writer)
     }
 
-    /// Hands over the records not yet passed on and waits until the sink has all of them (once; later calls return).
+    /// Hands over the records not yet passed on and waits until the sink has all of them.
     public func finish() {
-        guard !finished else { return }
-        finished = true
         if next != start(of: filling) { handOff() }
-        handedOff.withLock { $0.append((-1, -1)) }
-        filled.signal()
-        done.wait()   // the writer empties the batches in order: every one handed off before has been written
+        queue.sync {}   // the queue is serial: every batch handed off before has been written
     }
 }

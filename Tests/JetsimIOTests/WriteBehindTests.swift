@@ -1,7 +1,4 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import JetsimCore
 @testable import JetsimIO
 import Testing
@@ -109,28 +106,6 @@ import Testing
         writer.finish()
         #expect(sink.times == Array(0..<total))
     }
-
-    #if canImport(Glibc)
-    /// The rows are written on a thread of the writer's own at a nice value 10 above the caller's (at most 19), so that
-    /// the engine's and the reader's threads keep their cores; the caller's own priority is untouched.
-    @Test func theWriterYieldsToTheCaller() {
-        final class Niceness: SimulationRecordSink, @unchecked Sendable {
-            var nice: Int32?
-            var recordsLifecycle: Bool { false }
-            func record(_ record: LifecycleRecord) {}
-            func record(kill: KillRecord) { nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
-            func record(sample: MemorySample) {}
-        }
-        let callers = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        let sink = Niceness()
-        WriteBehindSink.writing(to: sink) { writer in
-            writer.record(kill: KillRecord(time: 0, app: 0, reason: .idleExit, state: .suspended, priorityClass: .idle, band: 0,
-                                           footprintBytes: 0, idleMicros: 0, availableBefore: 0, availableAfter: 0, userVisible: false))
-        }
-        #expect(sink.nice == min(callers + 10, 19))
-        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == callers)
-    }
-    #endif
 
     /// A sink that does not take stretches gets each of their samples, at their times (through `writing(to:)`).
     @Test func aStretchReachesAPlainSinkSampleBySample() {
